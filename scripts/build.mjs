@@ -1,0 +1,53 @@
+// Compiles TypeScript to dist/ and writes dist/cli/manifest.json: the metadata of every verb
+// (from src/commands/**), so the CLI builds its command tree without importing verb modules.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+const commandsDir = join(dist, 'commands');
+const files = [];
+const walk = (dir) => {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) walk(full);
+    else if (name.endsWith('.js') && !name.startsWith('_')) files.push(full);
+  }
+};
+walk(commandsDir);
+
+const { groups } = await import(pathToFileURL(join(dist, 'cli', 'groups.js')).href);
+const commands = [];
+for (const file of files) {
+  const spec = (await import(pathToFileURL(file).href)).default;
+  const rel = relative(commandsDir, file).slice(0, -'.js'.length);
+  if (!spec || typeof spec.run !== 'function') throw new Error(`${rel}: default export is not a command (defineCommand)`);
+  if (!spec.examples?.length) throw new Error(`${rel}: every command needs at least one example`);
+  const { run: _run, ...meta } = spec;
+  commands.push({ path: rel.split(sep), module: `commands/${rel.split(sep).join('/')}.js`, ...meta });
+}
+
+// Order: groups as listed in groups.ts, then top-level verbs; verbs in file order.
+const order = Object.keys(groups);
+const rank = (path) => {
+  const i = order.indexOf(path.slice(0, -1).join(' ') || path[0]);
+  return i < 0 ? order.length : i;
+};
+commands.sort((a, b) => rank(a.path) - rank(b.path));
+const usedGroups = new Set(commands.flatMap((c) => c.path.slice(0, -1).map((_, i) => c.path.slice(0, i + 1).join(' '))));
+const manifest = {
+  version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+  groups: order.filter((g) => usedGroups.has(g)).map((g) => ({ path: g.split(' '), ...groups[g] })),
+  commands,
+};
+const missing = [...usedGroups].filter((g) => !groups[g]);
+if (missing.length) throw new Error(`groups without a summary in src/cli/groups.ts: ${missing.join(', ')}`);
+writeFileSync(join(dist, 'cli', 'manifest.json'), JSON.stringify(manifest));
+console.log(`built ${commands.length} commands`);

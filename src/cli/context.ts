@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { configDir } from '../config/paths.js';
+import { resolveConnection, type Connection } from '../config/resolve.js';
+import { ApiClient } from '../core/client.js';
+import { TokenProvider } from '../core/auth.js';
+import { createTransport } from '../core/transport.js';
+import { UsageError } from '../core/errors.js';
+import type { Format } from '../output/render.js';
+import { debugTrace } from './debug.js';
+import { IO } from './io.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  output: Format;
+  query?: string;
+  color: boolean;
+  debug: boolean;
+  input: boolean;
+}
+
+const HEX_ID = /^[0-9a-f]{24}$/i;
+
+/** What every command gets: options, terminal facts, and (created on first use) the API client. */
+export class Context {
+  readonly io: IO;
+  /** Aborted on Ctrl-C: long operations stop at a safe point. */
+  readonly abort = new AbortController();
+  private conn: Connection | null = null;
+  private clientPromise: Promise<ApiClient> | null = null;
+  private hubCache = new Map<string, string>();
+
+  constructor(
+    readonly globals: GlobalOptions,
+    readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.io = new IO({ color: globals.color, input: globals.input }, env);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  connection(): Connection {
+    this.conn ??= resolveConnection({ profile: this.globals.profile }, this.env);
+    return this.conn;
+  }
+
+  client(): Promise<ApiClient> {
+    this.clientPromise ??= this.connect(this.connection());
+    return this.clientPromise;
+  }
+
+  /** A client for another profile (cross-profile copy and clone). */
+  async clientFor(profile: string): Promise<{ client: ApiClient; connection: Connection }> {
+    const connection = resolveConnection({ profile }, this.env);
+    return { client: await this.connect(connection), connection };
+  }
+
+  /** A client for a connection; closed with the context. */
+  async connect(conn: Connection): Promise<ApiClient> {
+    const transport = await createTransport(conn);
+    const trace = this.globals.debug ? debugTrace((s) => this.io.err(s)) : undefined;
+    // Embedded tokens cost microseconds in-process; only remote tokens are worth a cache file.
+    const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
+    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace);
+    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal });
+    this.opened.push(client);
+    return client;
+  }
+
+  private readonly opened: ApiClient[] = [];
+
+  /**
+   * The hub to work in: --hub, else CMS_HUB, else the profile's hub, else the only hub there is.
+   * Accepts an id or a hub name.
+   */
+  async hubId(flag?: string, client?: ApiClient): Promise<string> {
+    const wanted = flag || this.connection().hub;
+    const api = client ?? (await this.client());
+    if (wanted && HEX_ID.test(wanted)) return wanted;
+    const key = wanted ?? '';
+    const cached = this.hubCache.get(key);
+    if (cached) return cached;
+    const hubs: { id: string; name: string }[] = [];
+    for await (const hub of api.paginate<{ id: string; name: string }>('/hubs', 'hubs')) hubs.push(hub);
+    let id: string | undefined;
+    if (wanted) {
+      id = hubs.find((h) => h.name === wanted)?.id;
+      if (!id) throw new UsageError(`No hub named '${wanted}' is visible to this client`, hubs.length ? `Hubs: ${hubs.map((h) => h.name).join(', ')}` : 'Create one with `cms hub create`.');
+    } else if (hubs.length === 1) id = hubs[0]!.id;
+    else {
+      throw new UsageError(
+        hubs.length ? 'Several hubs exist; choose one with --hub <id|name>' : 'There is no hub yet',
+        hubs.length ? `Or set a default: CMS_HUB=<name>, or \`cms login --hub\`. Hubs: ${hubs.map((h) => h.name).join(', ')}` : 'Create one with `cms hub create --name <name> --label <label>`, or run `cms demo`.',
+      );
+    }
+    this.hubCache.set(key, id);
+    return id;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.opened.map((c) => c.close()));
+  }
+}

@@ -1,0 +1,24 @@
+import type { Exchange } from '../core/client.js';
+import { redactHeader, redactText } from '../core/redact.js';
+
+const MAX_BODY = 4000;
+
+/** --debug: every request and response on stderr, with secrets redacted. */
+export function debugTrace(write: (s: string) => void) {
+  return (x: Exchange): void => {
+    const lines = [`> ${x.method} ${x.url}${x.attempt ? ` (retry ${x.attempt})` : ''}`];
+    x.requestHeaders.forEach((v, k) => lines.push(`> ${k}: ${redactHeader(k, v)}`));
+    if (x.requestBody) lines.push(`> ${clip(redactText(x.requestBody))}`);
+    if (x.error) lines.push(`< network error after ${x.ms} ms: ${x.error.message}`);
+    else {
+      lines.push(`< ${x.status} (${x.ms} ms)`);
+      x.responseHeaders?.forEach((v, k) => lines.push(`< ${k}: ${redactHeader(k, v)}`));
+      if (x.responseBody) lines.push(`< ${clip(redactText(x.responseBody))}`);
+    }
+    write(`${lines.join('\n')}\n\n`);
+  };
+}
+
+function clip(s: string): string {
+  return s.length > MAX_BODY ? `${s.slice(0, MAX_BODY)}… (${s.length} characters)` : s;
+}

@@ -1,0 +1,65 @@
+import type { Context } from './context.js';
+import type { Output } from '../output/result.js';
+
+// One verb per file: its arguments, options, help and run(). The build writes every verb's
+// metadata into dist/cli/manifest.json, so `cms --help` never imports a verb module.
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  required?: boolean;
+  variadic?: boolean;
+  choices?: readonly string[];
+}
+
+export interface OptionSpec {
+  /** Commander flags, e.g. `--hub <id>`, `-o, --output <format>`, `--[no-]wait`. */
+  flags: string;
+  description: string;
+  default?: string | number | boolean | string[];
+  choices?: readonly string[];
+  /** Collect repeated values into an array (`--set a=1 --set b=2`). */
+  repeatable?: boolean;
+  /** Parse the value as an integer >= 0. */
+  integer?: boolean;
+  hidden?: boolean;
+  /** What shell completion offers for the value: hubs, repositories, editions, ... */
+  complete?: string;
+}
+
+export interface CommandSpec<O = Record<string, any>> {
+  /** One line for lists of commands. */
+  summary: string;
+  /** Longer text for the command's own help (defaults to the summary). */
+  description?: string;
+  /** Shown under "Examples" in help and in docs/commands.md; at least one per verb. */
+  examples: string[];
+  args?: ArgSpec[];
+  options?: OptionSpec[];
+  aliases?: string[];
+  hidden?: boolean;
+  run(ctx: Context, args: Record<string, any>, opts: O): Promise<Output | void>;
+}
+
+export function defineCommand<O = Record<string, any>>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+/** Metadata of one verb as stored in the manifest. */
+export interface ManifestCommand extends Omit<CommandSpec, 'run'> {
+  path: string[];
+  /** Module to import when the verb runs, relative to dist/. */
+  module: string;
+}
+
+export interface ManifestGroup {
+  path: string[];
+  summary: string;
+  aliases?: string[];
+}
+
+export interface Manifest {
+  version: string;
+  groups: ManifestGroup[];
+  commands: ManifestCommand[];
+}

@@ -1,0 +1,73 @@
+import type { Paint } from '../output/render.js';
+
+const identity = (s: string) => s;
+const PLAIN: Paint = { bold: identity, green: identity, yellow: identity, red: identity, dim: identity };
+
+export interface IOOptions {
+  /** --no-color */
+  color: boolean;
+  /** --no-input: never prompt. */
+  input: boolean;
+}
+
+/**
+ * Terminal facts and the output streams. A terminal means stdout is a TTY, or CMS_FORCE_TTY is
+ * set (its value may be a width, e.g. CMS_FORCE_TTY=120). Colour needs a terminal and neither
+ * NO_COLOR nor --no-color. Prompts need an interactive stdin and stderr, no --no-input, no CI.
+ */
+export class IO {
+  readonly isTTY: boolean;
+  readonly isStderrTTY: boolean;
+  readonly colorEnabled: boolean;
+  readonly canPrompt: boolean;
+  readonly columns: number;
+  private paint: Paint | null = null;
+
+  constructor(
+    opts: IOOptions,
+    readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly stdout: NodeJS.WriteStream = process.stdout,
+    private readonly stderr: NodeJS.WriteStream = process.stderr,
+    stdin: NodeJS.ReadStream = process.stdin,
+  ) {
+    const forced = env.CMS_FORCE_TTY;
+    const force = forced !== undefined && forced !== '' && forced !== '0' && forced !== 'false';
+    this.isTTY = force || Boolean(stdout.isTTY);
+    this.isStderrTTY = force || Boolean(stderr.isTTY);
+    this.colorEnabled = this.isTTY && opts.color && !env.NO_COLOR;
+    this.canPrompt = opts.input && Boolean(stdin.isTTY) && this.isStderrTTY && !isCI(env);
+    const forcedWidth = force && /^\d+$/.test(forced!) && Number(forced) > 1 ? Number(forced) : undefined;
+    this.columns = forcedWidth ?? stdout.columns ?? 100;
+  }
+
+  out(s: string): void {
+    this.stdout.write(s);
+  }
+
+  err(s: string): void {
+    this.stderr.write(s);
+  }
+
+  /** Chatter for people: on stderr, and only when stderr is a terminal. */
+  note(message: string): void {
+    if (this.isStderrTTY) this.stderr.write(`${message}\n`);
+  }
+
+  warn(message: string): void {
+    this.stderr.write(`warning: ${message}\n`);
+  }
+
+  async colors(): Promise<Paint> {
+    if (!this.colorEnabled) return PLAIN;
+    if (!this.paint) {
+      const { Chalk } = await import('chalk');
+      const c = new Chalk({ level: 1 });
+      this.paint = { bold: c.bold, green: c.green, yellow: c.yellow, red: c.red, dim: c.dim };
+    }
+    return this.paint;
+  }
+}
+
+export function isCI(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+}

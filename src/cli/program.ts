@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module';
+import type { Command as CommandType, Option as OptionType } from 'commander';
+import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
+import { FORMATS } from '../output/formats.js';
+
+// require() skips the export scan Node runs on a CommonJS package imported from ESM (~4 ms of startup).
+const { Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
+
+export type RunVerb = (spec: ManifestCommand, args: Record<string, unknown>, opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    failure (the service refused or failed; not found; conflict)
+  2    usage or invalid input (bad flags, bad files, 400 answers)
+  3    partial failure: some items of a bulk operation failed
+  4    authentication or permission (401, 403)
+  8    still pending when a wait timed out
+  130  interrupted (Ctrl-C)
+
+Environment:
+  CMS_PROFILE, CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID, CMS_CLIENT_SECRET, CMS_HUB
+  CMS_CONFIG_DIR, CMS_DATA_DIR, CMS_FORCE_TTY, NO_COLOR
+`;
+
+/** Root options that take a value: their value is not a command word. */
+const ROOT_VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--query']);
+
+/**
+ * The group path the command line names (`cms repo features add` -> ['repo', 'features']).
+ * Only that branch of the tree is built: siblings at each level for help and suggestions, and
+ * the verbs of the named group in full.
+ */
+export function selectedGroupPath(manifest: Manifest, argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (ROOT_VALUE_OPTIONS.has(token)) i++;
+      continue;
+    }
+    words.push(token);
+  }
+  const path: string[] = [];
+  for (const word of words) {
+    const group = manifest.groups.find(
+      (g) => g.path.length === path.length + 1 && g.path.slice(0, -1).join(' ') === path.join(' ') && (g.path[path.length] === word || g.aliases?.includes(word)),
+    );
+    if (!group) break;
+    path.push(group.path[path.length]!);
+  }
+  return path;
+}
+
+/** Builds the commander tree from the manifest; each verb's module loads only when it runs. */
+export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly string[] = []): CommandType {
+  const selected = selectedGroupPath(manifest, argv);
+  const isOpen = (parentPath: string[]) => parentPath.length <= selected.length && parentPath.every((p, i) => p === selected[i]);
+  const program = new Command('cms')
+    .description('Content operations for the hosted content management service, with an embedded sandbox of the whole service.')
+    .version(manifest.version, '-V, --version', 'print the version')
+    .option('--profile <name>', 'use a saved profile (see cms profile list)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table'))
+    .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--no-input', 'never prompt; missing values are a usage error')
+    .option('--debug', 'print requests and responses on stderr (secrets redacted)')
+    .helpOption('-h, --help', 'show help')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  program.configureHelp({ sortSubcommands: false });
+
+  const byPath = new Map<string, CommandType>([['', program]]);
+  const groupFor = (path: string[]): CommandType => {
+    const key = path.join(' ');
+    let cmd = byPath.get(key);
+    if (cmd) return cmd;
+    const parent = groupFor(path.slice(0, -1));
+    const meta = manifest.groups.find((g) => g.path.join(' ') === key);
+    cmd = parent.command(path[path.length - 1]!).summary(meta?.summary ?? '').description(meta?.summary ?? '');
+    for (const alias of meta?.aliases ?? []) cmd.alias(alias);
+    cmd.exitOverride().showSuggestionAfterError(true);
+    byPath.set(key, cmd);
+    return cmd;
+  };
+  for (const g of manifest.groups) if (isOpen(g.path.slice(0, -1))) groupFor(g.path);
+
+  for (const spec of manifest.commands) {
+    if (!isOpen(spec.path.slice(0, -1))) continue;
+    const parent = groupFor(spec.path.slice(0, -1));
+    const cmd = parent.command(spec.path[spec.path.length - 1]!, { hidden: spec.hidden }).summary(spec.summary).description(spec.description ?? spec.summary);
+    for (const alias of spec.aliases ?? []) cmd.alias(alias);
+    for (const a of spec.args ?? []) {
+      const name = `${a.name}${a.variadic ? '...' : ''}`;
+      cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.description);
+    }
+    for (const o of spec.options ?? []) cmd.addOption(toOption(o));
+    if (spec.examples.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+    cmd.exitOverride().showSuggestionAfterError(true);
+    cmd.action(async (...received: unknown[]) => {
+      const command = received[received.length - 1] as CommandType;
+      const args: Record<string, unknown> = {};
+      (spec.args ?? []).forEach((a, i) => (args[a.name] = received[i]));
+      await run(spec, args, command.opts(), command.optsWithGlobals());
+    });
+  }
+  return program;
+}
+
+function toOption(o: OptionSpec): OptionType {
+  const opt = new Option(o.flags, o.description);
+  if (o.choices) opt.choices(o.choices);
+  if (o.hidden) opt.hideHelp();
+  if (o.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  if (o.integer) {
+    opt.argParser((value: string) => {
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`needs a whole number, got '${value}'`);
+      return Number(value);
+    });
+  }
+  if (o.default !== undefined) opt.default(o.default);
+  return opt;
+}

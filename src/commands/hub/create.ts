@@ -1,0 +1,21 @@
+import { defineCommand } from '../../cli/define.js';
+import { buildBody } from '../../cli/input.js';
+import { bodyFileOption, setOption } from '../../cli/options.js';
+import { item } from '../../output/result.js';
+
+export default defineCommand<{ name?: string; label?: string; description?: string; bodyFile?: string; set?: string[] }>({
+  summary: 'Create a hub',
+  examples: ['cms hub create --name demo --label "Demo hub"', 'cms hub create --body-file hub.json'],
+  options: [
+    { flags: '--name <name>', description: 'unique name (letters, digits, - and _)' },
+    { flags: '--label <label>', description: 'display label' },
+    { flags: '--description <text>', description: 'description' },
+    bodyFileOption,
+    setOption,
+  ],
+  async run(ctx, _args, opts) {
+    const body = buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });
+    const client = await ctx.client();
+    return item(await client.post('/hubs', body));
+  },
+});

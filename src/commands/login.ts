@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { defineCommand } from '../cli/define.js';
+import type { Context } from '../cli/context.js';
+import { EMBEDDED_ORIGIN, SANDBOX, SANDBOX_ADMIN, type Connection } from '../config/resolve.js';
+import { dataDir } from '../config/paths.js';
+import { writeProfiles, type Profile } from '../config/profiles.js';
+import { UsageError } from '../core/errors.js';
+import { done } from '../output/result.js';
+
+interface Opts {
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretStdin?: boolean;
+  apiUrl?: string;
+  authUrl?: string;
+  hub?: string;
+  sandbox?: boolean;
+  verify: boolean;
+}
+
+export default defineCommand<Opts>({
+  summary: 'Save a profile: client credentials, API and auth URLs, default hub',
+  description:
+    'Saves a profile (named with --profile, default "default") and makes it current. On a terminal, missing values are asked for; otherwise they are a usage error. The credentials are checked by requesting a token unless --no-verify. The file is written with mode 0600.',
+  examples: [
+    'cms login --api-url https://api.example.com --client-id my-id --client-secret-stdin < secret.txt',
+    'cms login --profile local --api-url http://127.0.0.1:8787 --client-id sandbox-admin --client-secret sandbox-secret',
+    'cms login --profile editor --sandbox --client-id editor --client-secret s3cret --hub demo',
+  ],
+  options: [
+    { flags: '--client-id <id>', description: 'API client id' },
+    { flags: '--client-secret <secret>', description: 'API client secret (prefer --client-secret-stdin: flags show in process lists)' },
+    { flags: '--client-secret-stdin', description: 'read the client secret from standard input' },
+    { flags: '--api-url <url>', description: 'API base URL, e.g. https://api.example.com' },
+    { flags: '--auth-url <url>', description: 'authorization server URL (default: the API origin)' },
+    { flags: '--hub <id|name>', description: 'default hub of the profile' },
+    { flags: '--sandbox', description: 'use the embedded sandbox (defaults to its admin client)' },
+    { flags: '--no-verify', description: 'save without checking the credentials' },
+  ],
+  async run(ctx, _args, opts) {
+    const name = ctx.globals.profile ?? 'default';
+    const profile: Profile = {};
+    if (opts.sandbox) {
+      profile.apiUrl = SANDBOX;
+      profile.clientId = opts.clientId ?? SANDBOX_ADMIN.clientId;
+      profile.clientSecret = secretFrom(opts) ?? (profile.clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
+    } else {
+      profile.apiUrl = opts.apiUrl;
+      profile.clientId = opts.clientId;
+      profile.clientSecret = secretFrom(opts);
+    }
+    if (opts.authUrl) profile.authUrl = opts.authUrl;
+    if (opts.hub) profile.hub = opts.hub;
+    await askForMissing(ctx, profile);
+    if (profile.apiUrl !== SANDBOX) {
+      try {
+        new URL(profile.apiUrl!);
+      } catch {
+        throw new UsageError(`--api-url '${profile.apiUrl}' is not a URL`);
+      }
+    }
+    if (opts.verify) await verify(ctx, profile);
+    await writeProfiles((file) => ({ current: name, profiles: { ...file.profiles, [name]: profile } }), ctx.env);
+    return done(`Saved profile '${name}' (${profile.apiUrl === SANDBOX ? 'embedded sandbox' : profile.apiUrl}) and made it current`);
+  },
+});
+
+function secretFrom(opts: Opts): string | undefined {
+  if (opts.clientSecretStdin) {
+    const secret = readFileSync(0, 'utf8').trim();
+    if (!secret) throw new UsageError('No secret on standard input');
+    return secret;
+  }
+  return opts.clientSecret;
+}
+
+async function askForMissing(ctx: Context, profile: Profile): Promise<void> {
+  const missing = [
+    !profile.apiUrl && '--api-url',
+    !profile.clientId && '--client-id',
+    !profile.clientSecret && '--client-secret (or --client-secret-stdin)',
+  ].filter(Boolean) as string[];
+  if (!missing.length) return;
+  if (!ctx.io.canPrompt) throw new UsageError(`Missing ${missing.join(', ')}`, 'Give them as flags (no terminal to ask on), or use --sandbox for the embedded sandbox.');
+  const { input, password } = await import('@inquirer/prompts');
+  const io = { output: process.stderr, signal: ctx.signal };
+  profile.apiUrl ??= await input({ message: 'API URL (e.g. https://api.example.com, or "sandbox"):', required: true }, io);
+  profile.clientId ??= await input({ message: 'Client id:', required: true }, io);
+  profile.clientSecret ??= await password({ message: 'Client secret:', mask: '*' }, io);
+}
+
+async function verify(ctx: Context, profile: Profile): Promise<void> {
+  const embedded = profile.apiUrl === SANDBOX;
+  const base = embedded ? EMBEDDED_ORIGIN : profile.apiUrl!.replace(/\/+$/, '');
+  const conn: Connection = {
+    profile: null,
+    source: 'flag',
+    embedded,
+    apiUrl: base,
+    authUrl: (profile.authUrl ?? (embedded ? EMBEDDED_ORIGIN : new URL(base).origin)).replace(/\/+$/, ''),
+    clientId: profile.clientId!,
+    clientSecret: profile.clientSecret!,
+    dataDir: dataDir(ctx.env),
+  };
+  // Requests a token, then reads one page of hubs: proves the URL and the credentials.
+  const client = await ctx.connect(conn);
+  await client.get('/hubs', { query: { size: 1 } });
+}

@@ -1,0 +1,73 @@
+import { defineCommand } from '../../cli/define.js';
+import { dataDir } from '../../config/paths.js';
+import { UsageError } from '../../core/errors.js';
+import { done } from '../../output/result.js';
+
+interface Opts {
+  host: string;
+  port: string;
+  dataDir?: string;
+  tokenTtl?: number;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export default defineCommand<Opts>({
+  summary: 'Serve the sandbox over HTTP for other clients (SDKs, curl, CI)',
+  description:
+    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM.',
+  examples: ['cms sandbox serve', 'cms sandbox serve --port 0 -o json', 'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000'],
+  options: [
+    { flags: '--host <address>', description: 'address to bind (other than loopback exposes the sandbox to the network)', default: '127.0.0.1' },
+    { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
+    { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
+    { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
+  ],
+  async run(ctx, _args, opts) {
+    const port = Number(opts.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got '${opts.port}'`);
+    const directory = opts.dataDir ?? dataDir(ctx.env);
+    const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../../server/app.js');
+    const { listen } = await import('../../server/http.js');
+    const sandbox = createSandbox({
+      dataDir: directory,
+      tokenTtlSeconds: opts.tokenTtl,
+      onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
+    });
+    let server;
+    try {
+      server = await listen(sandbox, opts.host, port);
+    } catch (err) {
+      sandbox.close();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is already in use`, 'Choose another with --port, or --port 0 for a free one.');
+      throw err;
+    }
+    if (!LOOPBACK.test(opts.host)) {
+      ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
+    }
+    const info = { url: server.url, apiUrl: `${server.url}/v2/content`, authUrl: server.url, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET, dataDir: directory };
+    if (ctx.globals.output === 'table') {
+      ctx.io.out(
+        [
+          `Sandbox listening on ${info.url}`,
+          `  API base       ${info.apiUrl}`,
+          `  Token endpoint ${info.url}/oauth/token`,
+          `  Client id      ${info.clientId}`,
+          `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
+          `  Data directory ${info.dataDir}`,
+          'Press Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+    } else ctx.io.out(`${JSON.stringify(info)}\n`);
+
+    await new Promise<void>((resolve) => {
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+      process.once('SIGTERM', () => resolve());
+    });
+    ctx.io.err('Stopping the sandbox…\n');
+    await server.close();
+    return done('Sandbox stopped');
+  },
+});

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from './paths.js';
+
+/** A saved connection. `apiUrl: "sandbox"` (or no apiUrl) means the embedded sandbox. */
+export interface Profile {
+  apiUrl?: string;
+  authUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  hub?: string;
+}
+
+export interface ProfileFile {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+const FILE_NAME = 'config';
+
+export function profileFilePath(env = process.env): string {
+  return join(configDir(env), `${FILE_NAME}.json`);
+}
+
+/**
+ * Reads the profiles with one plain JSON read: the hot path of every command. Writing goes
+ * through `conf` (atomic writes, file mode 0600), which is loaded only when something changes.
+ */
+export function readProfiles(env = process.env): ProfileFile {
+  try {
+    const data = JSON.parse(readFileSync(profileFilePath(env), 'utf8')) as Partial<ProfileFile>;
+    return { current: data.current, profiles: data.profiles ?? {} };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw err;
+  }
+}
+
+export async function writeProfiles(update: (file: ProfileFile) => ProfileFile, env = process.env): Promise<ProfileFile> {
+  const { default: Conf } = await import('conf');
+  const store = new Conf<ProfileFile>({
+    cwd: configDir(env),
+    configName: FILE_NAME,
+    configFileMode: 0o600,
+    projectSuffix: '',
+    defaults: { profiles: {} },
+  });
+  const next = update({ current: store.get('current'), profiles: store.get('profiles') ?? {} });
+  store.set('profiles', next.profiles);
+  if (next.current === undefined) store.delete('current');
+  else store.set('current', next.current);
+  return next;
+}

@@ -1,0 +1,82 @@
+import { UsageError } from '../core/errors.js';
+import { dataDir } from './paths.js';
+import { readProfiles, type Profile } from './profiles.js';
+
+export const SANDBOX = 'sandbox';
+export const SANDBOX_ADMIN = { clientId: 'sandbox-admin', clientSecret: 'sandbox-secret' };
+
+/** Where a command's requests go, and as whom. */
+export interface Connection {
+  /** Profile name, or null for the built-in sandbox default. */
+  profile: string | null;
+  /** Where the values came from, for `cms profile show`. */
+  source: 'flag' | 'environment' | 'current profile' | 'sandbox default';
+  embedded: boolean;
+  /** Origin (and optional prefix) of the API, e.g. https://api.example.com; for the embedded sandbox its virtual origin. */
+  apiUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  hub?: string;
+  /** Data directory of the embedded sandbox. */
+  dataDir: string;
+}
+
+export const EMBEDDED_ORIGIN = 'http://sandbox.localhost';
+
+/**
+ * Precedence, per setting: command-line flag > environment > profile > sandbox default.
+ * The profile is `--profile`, else CMS_PROFILE, else the current one. Environment overrides
+ * (CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID, CMS_CLIENT_SECRET) apply to a profile chosen by
+ * CMS_PROFILE or `profile use`, but not to one named with --profile: the flag wins.
+ */
+export function resolveConnection(flags: { profile?: string; hub?: string }, env: NodeJS.ProcessEnv = process.env): Connection {
+  const file = readProfiles(env);
+  let name: string | null = null;
+  let source: Connection['source'] = 'sandbox default';
+  if (flags.profile) {
+    name = flags.profile;
+    source = 'flag';
+  } else if (env.CMS_PROFILE) {
+    name = env.CMS_PROFILE;
+    source = 'environment';
+  } else if (file.current) {
+    name = file.current;
+    source = 'current profile';
+  }
+  let profile: Profile = {};
+  if (name !== null) {
+    const found = file.profiles[name];
+    if (!found) {
+      const known = Object.keys(file.profiles);
+      throw new UsageError(`No profile named '${name}'`, known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with `cms login`.');
+    }
+    profile = found;
+  }
+  const useEnv = source !== 'flag';
+  const pick = (envName: string, value: string | undefined) => (useEnv && env[envName] ? env[envName] : value);
+  if (useEnv && source === 'sandbox default' && (env.CMS_API_URL || env.CMS_CLIENT_ID)) source = 'environment';
+
+  const apiUrl = pick('CMS_API_URL', profile.apiUrl);
+  const embedded = !apiUrl || apiUrl === SANDBOX;
+  const base = embedded ? EMBEDDED_ORIGIN : apiUrl.replace(/\/+$/, '');
+  const clientId = pick('CMS_CLIENT_ID', profile.clientId) ?? (embedded ? SANDBOX_ADMIN.clientId : undefined);
+  const clientSecret = pick('CMS_CLIENT_SECRET', profile.clientSecret) ?? (embedded && clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
+  if (!clientId || !clientSecret) {
+    throw new UsageError(
+      `The ${name ? `profile '${name}'` : 'environment'} has no ${clientId ? 'client secret' : 'client id'}`,
+      'Run `cms login`, or set CMS_CLIENT_ID and CMS_CLIENT_SECRET.',
+    );
+  }
+  const authUrl = (pick('CMS_AUTH_URL', profile.authUrl) || (embedded ? EMBEDDED_ORIGIN : originOf(base))).replace(/\/+$/, '');
+  const hub = flags.hub || (useEnv ? env.CMS_HUB : undefined) || profile.hub || undefined;
+  return { profile: name, source, embedded, apiUrl: base, authUrl, clientId, clientSecret, hub, dataDir: dataDir(env) };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new UsageError(`'${url}' is not a URL`, 'Set the API URL to something like https://api.example.com');
+  }
+}

@@ -1,0 +1,228 @@
+import { ApiError, CliError, ExitCode, type ApiErrorEntry } from './errors.js';
+import type { Transport } from './transport.js';
+import type { TokenProvider } from './auth.js';
+import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+
+export type QueryValue = string | number | boolean | null | undefined | readonly string[];
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  /** JSON body; strings are sent as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The caller made a non-idempotent request safe to repeat (e.g. version-checked). */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  data: T;
+  url: string;
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Headers;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Headers;
+  responseBody?: string;
+  error?: Error;
+  ms: number;
+  attempt: number;
+}
+
+/** Sees every exchange (the --debug trace). Only when one is set are response bodies copied. */
+export type ExchangeListener = (exchange: Exchange) => void | Promise<void>;
+
+export interface ClientOptions {
+  apiUrl: string;
+  retry?: RetryPolicy;
+  onExchange?: ExchangeListener;
+  signal?: AbortSignal;
+  /** Reports a wait before a retry (progress displays show it). */
+  onRetry?: (info: { attempt: number; delayMs: number; status: number | 'network'; url: string }) => void;
+}
+
+const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
+
+/** The one HTTP client of the CLI: auth, retries, JSON, typed errors, paging. */
+export class ApiClient {
+  readonly root: string;
+  readonly apiBase: string;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly tokens: TokenProvider,
+    private readonly options: ClientOptions,
+  ) {
+    // The API URL may be given as the origin or with the /v2/content prefix.
+    this.root = options.apiUrl.replace(/\/+$/, '').replace(/\/v2\/content$/, '');
+    this.apiBase = `${this.root}/v2/content`;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+  }
+
+  /** Absolute hrefs are used as they are; `/hubs` means `{api}/v2/content/hubs`. */
+  url(pathOrUrl: string, query?: Record<string, QueryValue>): string {
+    let url: string;
+    if (/^https?:\/\//i.test(pathOrUrl)) url = pathOrUrl;
+    else {
+      const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
+      url = ROOT_PREFIXES.some((p) => path.startsWith(p)) ? this.root + path : this.apiBase + path;
+    }
+    if (!query) return url;
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined || v === null) continue;
+      u.searchParams.delete(k);
+      if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
+      else u.searchParams.set(k, String(v));
+    }
+    return u.href;
+  }
+
+  get<T = any>(pathOrUrl: string, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>('GET', pathOrUrl, opts).then((r) => r.data);
+  }
+  post<T = any>(pathOrUrl: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>('POST', pathOrUrl, { ...opts, body }).then((r) => r.data);
+  }
+  patch<T = any>(pathOrUrl: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>('PATCH', pathOrUrl, { ...opts, body }).then((r) => r.data);
+  }
+  put<T = any>(pathOrUrl: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>('PUT', pathOrUrl, { ...opts, body }).then((r) => r.data);
+  }
+  delete<T = any>(pathOrUrl: string, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>('DELETE', pathOrUrl, opts).then((r) => r.data);
+  }
+
+  async request<T = any>(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = this.url(pathOrUrl, opts.query);
+    const signal = opts.signal ?? this.options.signal;
+    const bodyText = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { accept: 'application/hal+json, application/json', ...opts.headers };
+      if (bodyText !== undefined) headers['content-type'] ??= 'application/json';
+      headers.authorization = `Bearer ${await this.tokens.token()}`;
+      const req = new Request(url, { method, headers, body: bodyText, signal });
+      const started = Date.now();
+      let res: Response;
+      try {
+        res = await this.transport.send(req);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason ?? err;
+        await this.options.onExchange?.({ method, url, requestHeaders: req.headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
+        if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', opts.idempotent)) {
+          await this.wait(attempt, undefined, 'network', url, signal);
+          continue;
+        }
+        throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
+      }
+      if (this.options.onExchange) {
+        const ms = Date.now() - started;
+        const responseBody = await res.clone().text().catch(() => '');
+        await this.options.onExchange({ method, url, requestHeaders: req.headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody, ms, attempt });
+      }
+      if (res.status === 401 && !refreshed) {
+        // The token may have expired early (clock moved, token revoked): one fresh token, one retry.
+        refreshed = true;
+        await res.body?.cancel();
+        await this.tokens.refresh();
+        attempt--;
+        continue;
+      }
+      if (res.status >= 400) {
+        const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+        if (attempt < this.retry.retries && isRetryable(method, res.status, opts.idempotent)) {
+          await res.body?.cancel();
+          await this.wait(attempt, retryAfter, res.status, url, signal);
+          continue;
+        }
+        throw new ApiError(res.status, method, url, await readErrors(res), retryAfter);
+      }
+      const text = await res.text();
+      let data: unknown = undefined;
+      if (text) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = text;
+        }
+      }
+      return { status: res.status, headers: res.headers, data: data as T, url };
+    }
+  }
+
+  private async wait(attempt: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal) {
+    const delayMs = retryDelay(attempt, this.retry, retryAfterMs);
+    this.options.onRetry?.({ attempt: attempt + 1, delayMs, status, url });
+    await sleep(delayMs, signal);
+  }
+
+  /**
+   * Streams the items of a paged collection, one page in memory at a time, following page
+   * numbers until the last page or `limit` items.
+   */
+  async *paginate<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): AsyncGenerator<T> {
+    const size = opts.pageSize ?? 100;
+    let page = 0;
+    let yielded = 0;
+    for (;;) {
+      const data = await this.get<{ _embedded?: Record<string, T[]>; page?: { number: number; totalPages: number } }>(pathOrUrl, {
+        query: { ...opts.query, page, size },
+      });
+      const items = data?._embedded?.[key] ?? [];
+      for (const item of items) {
+        yield item;
+        if (opts.limit && ++yielded >= opts.limit) return;
+      }
+      const p = data?.page;
+      if (!p || !items.length || p.number + 1 >= p.totalPages) return;
+      page = p.number + 1;
+    }
+  }
+
+  /** Streams a cursor-paged collection (integrations): `{_embedded: {key: []}, cursor}`. */
+  async *paginateCursor<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    let yielded = 0;
+    for (;;) {
+      const data = await this.get<{ _embedded?: Record<string, T[]>; cursor?: string | null }>(pathOrUrl, {
+        query: { ...opts.query, size: opts.pageSize ?? 100, cursor },
+      });
+      for (const item of data?._embedded?.[key] ?? []) {
+        yield item;
+        if (opts.limit && ++yielded >= opts.limit) return;
+      }
+      if (!data?.cursor) return;
+      cursor = data.cursor;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+async function readErrors(res: Response): Promise<ApiErrorEntry[]> {
+  const text = await res.text().catch(() => '');
+  try {
+    const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string };
+    if (Array.isArray(data.errors)) return data.errors;
+    if (data.message || data.error) return [{ message: data.message ?? data.error }];
+  } catch {
+    /* not JSON */
+  }
+  return text ? [{ message: text.slice(0, 300) }] : [];
+}
+
+function describeNetworkError(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
+  return e?.cause?.code ?? e?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+}

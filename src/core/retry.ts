@@ -1,0 +1,61 @@
+// When and how long to wait before trying a request again.
+
+export interface RetryPolicy {
+  /** Attempts after the first. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Upper bound for a server-requested Retry-After. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 5, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * 429 means the request was not processed, so any method may repeat it. 502/503/504 and
+ * connection failures may follow a processed request: only idempotent methods repeat them.
+ */
+export function isRetryable(method: string, status: number | 'network', idempotent = IDEMPOTENT.has(method)): boolean {
+  if (status === 429) return true;
+  if (status === 'network' || status === 502 || status === 503 || status === 504) return idempotent;
+  return false;
+}
+
+/** Exponential backoff with full jitter, or the server's Retry-After when it gave one. */
+export function retryDelay(attempt: number, policy: RetryPolicy, retryAfterMs?: number, random = Math.random): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Errors from the network layer (reset, refused, closed socket) that a retry may cure. */
+export function isNetworkError(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string }; name?: string; message?: string };
+  const code = e?.code ?? e?.cause?.code;
+  if (code && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|ENOTFOUND)$/.test(code)) return true;
+  return e?.name === 'TypeError' && /fetch failed|terminated|other side closed/i.test(e.message ?? '');
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });

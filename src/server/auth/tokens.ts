@@ -1,0 +1,47 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// Access tokens are HS256 JWTs signed with this sandbox's own key, so any process on the same
+// data directory can check them without a lookup, and a token from another sandbox is unknown.
+
+export interface TokenClaims {
+  sub: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+
+export function signToken(key: Buffer, clientId: string, nowMs: number, ttlSeconds: number): string {
+  const iat = Math.floor(nowMs / 1000);
+  const claims: TokenClaims = { sub: clientId, iat, exp: iat + ttlSeconds, jti: randomBytes(9).toString('base64url') };
+  const body = `${HEADER}.${b64url(JSON.stringify(claims))}`;
+  return `${body}.${sign(key, body)}`;
+}
+
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: 'undecodable' | 'unknown' | 'expired' };
+
+export function verifyToken(key: Buffer, token: string, nowMs: number): TokenCheck {
+  const parts = token.split('.');
+  if (parts.length !== 3) return { ok: false, reason: 'undecodable' };
+  let claims: TokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as TokenClaims;
+  } catch {
+    return { ok: false, reason: 'undecodable' };
+  }
+  if (typeof claims?.sub !== 'string' || typeof claims.exp !== 'number') return { ok: false, reason: 'undecodable' };
+  const expected = Buffer.from(sign(key, `${parts[0]}.${parts[1]}`));
+  const given = Buffer.from(parts[2]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'unknown' };
+  if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
+}
+
+function sign(key: Buffer, data: string): string {
+  return createHmac('sha256', key).update(data).digest('base64url');
+}
+
+function b64url(text: string): string {
+  return Buffer.from(text).toString('base64url');
+}

@@ -1,0 +1,98 @@
+import { badRequest, serviceError } from './errors.js';
+
+/**
+ * The service reads only the first complete JSON value of a body and ignores anything after it.
+ * This finds where that value ends (strings and escapes respected) and parses just that prefix.
+ */
+export function parseFirstJsonValue(text: string): unknown {
+  let i = 0;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  if (i === text.length) return undefined;
+  const start = i;
+  const first = text[i];
+  let end: number;
+  if (first === '{' || first === '[') {
+    let depth = 0;
+    let inString = false;
+    end = -1;
+    for (; i < text.length; i++) {
+      const ch = text[i];
+      if (inString) {
+        if (ch === '\\') i++;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === '{' || ch === '[') depth++;
+      else if (ch === '}' || ch === ']') {
+        depth--;
+        if (depth === 0) {
+          end = i + 1;
+          break;
+        }
+      }
+    }
+    if (end < 0) throw malformed('the JSON body is incomplete');
+  } else if (first === '"') {
+    end = -1;
+    for (i = start + 1; i < text.length; i++) {
+      if (text[i] === '\\') i++;
+      else if (text[i] === '"') {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end < 0) throw malformed('the JSON body is incomplete');
+  } else {
+    const m = /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(start));
+    if (!m) throw malformed(`unexpected character '${first}' at position ${start}`);
+    end = start + m[0].length;
+  }
+  try {
+    return JSON.parse(text.slice(start, end));
+  } catch (err) {
+    throw malformed((err as Error).message);
+  }
+}
+
+function malformed(reason: string) {
+  return badRequest(`Malformed JSON request body: ${reason}`, { code: 'MALFORMED_JSON', entity: 'body' });
+}
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/** 415 unless the request declares a JSON media type (or declares none with an empty body). */
+export function assertJsonContentType(contentType: string | null, text: string): void {
+  if (!contentType) {
+    if (text.trim() === '') return;
+    // Clients that forget the header but send JSON are common (curl -d); accept JSON-looking text.
+    if (/^\s*[[{]/.test(text)) return;
+    throw unsupportedMediaType('(none)');
+  }
+  if (!JSON_TYPE.test(contentType)) throw unsupportedMediaType(contentType);
+}
+
+export function unsupportedMediaType(contentType: string) {
+  return serviceError(415, {
+    message: `Content type '${contentType}' not supported; send application/json`,
+    property: 'Content-Type',
+    invalidValue: contentType,
+  });
+}
+
+/** 406 when the Accept header rules out every JSON representation. */
+export function acceptsJson(accept: string | null): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    const q = /;\s*q=([0-9.]+)/.exec(part);
+    if (q && Number(q[1]) === 0) return false;
+    return (
+      type === '*/*' ||
+      type === 'application/*' ||
+      type === 'application/json' ||
+      type === 'application/hal+json' ||
+      type.endsWith('+json')
+    );
+  });
+}

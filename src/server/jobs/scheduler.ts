@@ -1,0 +1,131 @@
+import type { Service } from '../service.js';
+import { stmt } from '../store/statements.js';
+import type { Db } from '../store/db.js';
+import { taskKinds, type TaskModule } from './kinds.js';
+
+export interface Task {
+  id: number;
+  kind: string;
+  ref: string;
+  due_at: number;
+  attempts: number;
+  payload: string;
+}
+
+/** How long a process may hold an asynchronous task before another may take it over. */
+const LEASE_MS = 60_000;
+const BATCH = 200;
+
+/**
+ * Runs due tasks in order (due time, then creation). Synchronous tasks (publishing, localization,
+ * bulk jobs) run inside one transaction each, before the request that found them due is answered.
+ * Asynchronous ones (webhook deliveries) are claimed with a lease and finish in the background.
+ */
+export class Scheduler {
+  private pass: Promise<void> | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly service: Service) {}
+
+  private get db(): Db {
+    return this.service.db;
+  }
+
+  enqueue(kind: string, ref: string, dueAt: number, payload: unknown = {}): number {
+    const info = stmt(this.db, 'INSERT INTO tasks (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)').run(kind, ref, dueAt, JSON.stringify(payload));
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Cancels pending tasks of a kind for a reference (an unscheduled edition's publication). */
+  cancel(kind: string, ref: string): number {
+    return stmt(this.db, "UPDATE tasks SET state = 'cancelled' WHERE kind = ? AND ref = ? AND state = 'pending'").run(kind, ref).changes;
+  }
+
+  runDue(): Promise<void> {
+    this.pass ??= this.runPass().finally(() => {
+      this.pass = null;
+    });
+    return this.pass;
+  }
+
+  private async runPass(): Promise<void> {
+    for (;;) {
+      const now = this.service.clock.now();
+      const due = stmt(
+        this.db,
+        `SELECT id, kind, ref, due_at, attempts, payload FROM tasks
+         WHERE (state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)
+         ORDER BY due_at, id LIMIT ${BATCH}`,
+      ).all(now, Date.now()) as Task[];
+      if (!due.length) return;
+      for (const task of due) {
+        const mod = await taskKinds[task.kind]?.();
+        if (!mod) {
+          stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(`unknown task kind ${task.kind}`, task.id);
+          continue;
+        }
+        if (mod.async) this.startAsync(task, mod);
+        else this.runSync(task, mod);
+      }
+      if (due.length < BATCH) return;
+    }
+  }
+
+  private runSync(task: Task, mod: TaskModule): void {
+    this.db
+      .transaction(() => {
+        // Another process may have run it between our read and this transaction.
+        const claimed = stmt(this.db, "UPDATE tasks SET state = 'done', attempts = attempts + 1 WHERE id = ? AND state IN ('pending', 'running')").run(task.id);
+        if (claimed.changes === 0) return;
+        try {
+          mod.run(this.service, task);
+        } catch (err) {
+          stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(String((err as Error)?.message ?? err), task.id);
+        }
+      })
+      .immediate();
+  }
+
+  private startAsync(task: Task, mod: TaskModule): void {
+    const claimed = stmt(this.db, "UPDATE tasks SET state = 'running', lease_until = ?, attempts = attempts + 1 WHERE id = ? AND (state = 'pending' OR (state = 'running' AND lease_until < ?))").run(
+      Date.now() + LEASE_MS,
+      task.id,
+      Date.now(),
+    );
+    if (claimed.changes === 0) return;
+    const p = Promise.resolve()
+      .then(() => mod.run(this.service, task))
+      .then(
+        () => void stmt(this.db, "UPDATE tasks SET state = 'done', lease_until = NULL WHERE id = ? AND state = 'running'").run(task.id),
+        (err) => void stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(String((err as Error)?.message ?? err), task.id),
+      )
+      .catch(() => undefined)
+      .finally(() => this.inflight.delete(p));
+    this.inflight.add(p);
+  }
+
+  /** Runs due work every `intervalMs` (serve mode), re-reading the shared clock each time. */
+  start(intervalMs = 250): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (!this.db.open) return;
+      this.service.clock.refresh();
+      this.runDue().catch((err) => this.service.options.onError?.(err, new Request('http://scheduler.local/')));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves when background work has settled, or after timeoutMs. */
+  async idle(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inflight.size && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import { created, noContent, ok, type RequestContext } from '../context.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { link, pageOf, pageRequest, templated } from '../hal.js';
+import { newId } from '../ids.js';
+import { hubs } from '../store/hubs.js';
+import { groupLocales, repositories, type Repository } from '../store/repositories.js';
+import { renderRepository } from '../resources/repository.js';
+import { grantAcl } from '../auth/principal.js';
+import { ACL_PERMISSIONS } from '../auth/permissions.js';
+import { shareResource } from '../auth/share.js';
+import type { Input } from '../validate.js';
+import type * as schemas from '../schemas/repositories.js';
+
+const SORTABLE = ['name', 'label', 'createdDate', 'lastModifiedDate'] as const;
+const FEATURE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+export function list(ctx: RequestContext) {
+  const hubId = loadHub(ctx);
+  const req = pageRequest(ctx, SORTABLE, [{ field: 'createdDate', dir: 'asc' }]);
+  const page = pageOf(ctx, 'content-repositories', repositories(ctx.db).page({ where: 'hub_id = ?', params: [hubId] }, req), req, (r) =>
+    renderRepository(ctx, r),
+  );
+  return ok(withFindLink(ctx, hubId, page));
+}
+
+export function findByFeature(ctx: RequestContext) {
+  const hubId = loadHub(ctx);
+  const feature = ctx.query.get('feature');
+  if (!feature) throw badRequest("Query parameter 'feature' is required", { property: 'feature', invalidValue: null });
+  const req = pageRequest(ctx, SORTABLE, [{ field: 'createdDate', dir: 'asc' }]);
+  const filter = { where: "hub_id = ? AND EXISTS (SELECT 1 FROM json_each(data, '$.features') WHERE value = ?)", params: [hubId, feature] };
+  const page = pageOf(ctx, 'content-repositories', repositories(ctx.db).page(filter, req), req, (r) => renderRepository(ctx, r));
+  return ok(withFindLink(ctx, hubId, page));
+}
+
+export function create(ctx: RequestContext) {
+  const hubId = loadHub(ctx);
+  const input = ctx.body<Input<typeof schemas.create>>();
+  assertNameFree(ctx, hubId, input.name);
+  const id = newId(ctx.now());
+  const repo: Repository = {
+    id,
+    hubId,
+    name: input.name,
+    label: input.label,
+    status: 'ACTIVE',
+    features: [],
+    type: 'CONTENT',
+    contentTypes: [],
+    itemLocales: [],
+    groupId: id,
+    ...ctx.createdStamp(),
+  };
+  repositories(ctx.db).insert(repo);
+  grantAcl(ctx.db, ctx.principal.clientId, 'content-repositories', id, ACL_PERMISSIONS['content-repositories']);
+  return created(renderRepository(ctx, repo), ctx.href(`/content-repositories/${id}`));
+}
+
+export function get(ctx: RequestContext) {
+  return ok(renderRepository(ctx, load(ctx)));
+}
+
+export function update(ctx: RequestContext) {
+  const repo = load(ctx);
+  const input = ctx.body<Input<typeof schemas.update>>();
+  if (input.name !== undefined && input.name !== repo.name) assertNameFree(ctx, repo.hubId, input.name);
+  const next = { ...repo, name: input.name ?? repo.name, label: input.label ?? repo.label, ...ctx.modifiedStamp() };
+  repositories(ctx.db).update(next);
+  return ok(renderRepository(ctx, next), ctx.href(`/content-repositories/${repo.id}`));
+}
+
+export function remove(ctx: RequestContext) {
+  const repo = load(ctx);
+  repositories(ctx.db).delete(repo.id);
+  return noContent();
+}
+
+export function addFeature(ctx: RequestContext) {
+  const repo = load(ctx);
+  const feature = featureParam(ctx);
+  if (!repo.features.includes(feature)) {
+    repositories(ctx.db).update({ ...repo, features: [...repo.features, feature], ...ctx.modifiedStamp() });
+  }
+  return noContent(ctx.href(`/content-repositories/${repo.id}`));
+}
+
+export function removeFeature(ctx: RequestContext) {
+  const repo = load(ctx);
+  const feature = featureParam(ctx);
+  if (repo.features.includes(feature)) {
+    repositories(ctx.db).update({ ...repo, features: repo.features.filter((f) => f !== feature), ...ctx.modifiedStamp() });
+  }
+  return noContent(ctx.href(`/content-repositories/${repo.id}`));
+}
+
+export function share(ctx: RequestContext) {
+  const repo = load(ctx);
+  shareResource(ctx, 'content-repositories', repo.id);
+  return noContent();
+}
+
+/** Item locales: items of this repository may then only take these locales. */
+export function setItemLocales(ctx: RequestContext) {
+  const repo = load(ctx);
+  const { itemLocales } = ctx.body<Input<typeof schemas.itemLocales>>();
+  const next = { ...repo, itemLocales: [...new Set(itemLocales)], ...ctx.modifiedStamp() };
+  repositories(ctx.db).update(next);
+  return ok(renderRepository(ctx, next), ctx.href(`/content-repositories/${repo.id}`));
+}
+
+/** The repository named in newRepositoryId leaves its group and joins this repository's group. */
+export function joinLocalizationGroup(ctx: RequestContext) {
+  const target = load(ctx);
+  const { newRepositoryId } = ctx.body<Input<typeof schemas.joinGroup>>();
+  const store = repositories(ctx.db);
+  const joining = store.get(newRepositoryId);
+  if (!joining || joining.hubId !== target.hubId) {
+    throw badRequest(`No repository '${newRepositoryId}' in this hub`, { entity: 'ContentRepository', property: 'newRepositoryId', invalidValue: newRepositoryId });
+  }
+  // Group ids are opaque labels: those left behind keep the old one and stay a group together.
+  if (joining.groupId !== target.groupId) store.update({ ...joining, groupId: target.groupId, ...ctx.modifiedStamp() });
+  return ok(renderRepository(ctx, store.get(target.id)!), ctx.href(`/content-repositories/${target.id}`));
+}
+
+export function localizationGroupLocales(ctx: RequestContext) {
+  const repo = load(ctx);
+  const members = repositories(ctx.db).all({ where: 'group_id = ?', params: [repo.groupId] }, [{ field: 'createdDate', dir: 'asc' }]);
+  return ok({
+    locales: groupLocales(ctx.db, repo.groupId),
+    repositories: members.map((r) => ({ id: r.id, name: r.name, itemLocales: r.itemLocales })),
+    _links: { self: link(ctx.href(`/content-repositories/${repo.id}/localization-group/locales`)) },
+  });
+}
+
+function featureParam(ctx: RequestContext): string {
+  const feature = ctx.query.get('feature');
+  if (!feature) throw badRequest("Query parameter 'feature' is required", { property: 'feature', invalidValue: null });
+  if (!FEATURE.test(feature)) throw badRequest(`'${feature}' is not a feature name`, { property: 'feature', invalidValue: feature });
+  return feature;
+}
+
+function withFindLink<T extends { _links: object }>(ctx: RequestContext, hubId: string, page: T): T {
+  return {
+    ...page,
+    _links: {
+      ...page._links,
+      'search:findByFeaturesContaining': templated(ctx.href(`/hubs/${hubId}/content-repositories/search/findByFeaturesContaining{?feature,page,size,sort}`)),
+    },
+  };
+}
+
+function loadHub(ctx: RequestContext): string {
+  const id = ctx.params.hubId!;
+  if (!hubs(ctx.db).get(id)) throw notFound('Hub', id);
+  ctx.authorize({ hubId: id }, 'Hub', id);
+  return id;
+}
+
+/** Loads the repository of the path and applies the route's ACLs to it. */
+function load(ctx: RequestContext): Repository {
+  const id = ctx.params.repoId!;
+  const repo = repositories(ctx.db).get(id);
+  if (!repo) throw notFound('ContentRepository', id);
+  ctx.authorize({ hubId: repo.hubId, repoId: repo.id }, 'ContentRepository', id);
+  return repo;
+}
+
+function assertNameFree(ctx: RequestContext, hubId: string, name: string): void {
+  if (repositories(ctx.db).find({ where: 'hub_id = ? AND name = ?', params: [hubId, name] })) {
+    throw conflict(`A repository named '${name}' already exists in this hub`, {
+      code: 'DUPLICATE_NAME',
+      entity: 'ContentRepository',
+      property: 'name',
+      invalidValue: name,
+    });
+  }
+}

@@ -1,0 +1,151 @@
+import { createRequire } from 'node:module';
+import { created, noContent, ok, type RequestContext } from '../context.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock as setClockTo, REAL_TIME } from '../clock.js';
+import { stmt } from '../store/statements.js';
+import { hashSecret, seedAdminClient, ADMIN_CLIENT_ID } from '../store/seed.js';
+import { writeState } from '../store/state.js';
+import { grantAcl } from '../auth/principal.js';
+import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../auth/permissions.js';
+import type { Input } from '../validate.js';
+import type * as schemas from '../schemas/sandbox.js';
+
+// The sandbox's own admin prefix (/__sandbox): status, reset, clock and clients.
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../../../package.json') as { version: string }).version;
+}
+
+export function status(ctx: RequestContext) {
+  const count = (table: string) => stmt(ctx.db, `SELECT count(*) FROM ${table}`).pluck().get() as number;
+  const state = ctx.service.clock.current;
+  return ok({
+    status: 'UP',
+    version: version(),
+    storage: ctx.service.options.dataDir === ':memory:' ? 'memory' : 'sqlite',
+    tokenLifetimeSeconds: ctx.service.tokenTtlSeconds,
+    clock: clockView(state),
+    counts: { hubs: count('hubs'), repositories: count('repositories'), clients: count('clients'), pendingTasks: stmt(ctx.db, "SELECT count(*) FROM tasks WHERE state IN ('pending', 'running')").pluck().get() },
+  });
+}
+
+/** Removes every resource and restricted client; keeps the admin client and the signing key. */
+export function reset(ctx: RequestContext) {
+  const tables = stmt(ctx.db, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
+  const isShadow = (name: string) => virtual.some((v) => name.startsWith(`${v}_`));
+  const keep = new Set(['migrations', 'sandbox_state']);
+  ctx.db.pragma('defer_foreign_keys = ON');
+  for (const t of tables) {
+    if (keep.has(t.name) || isShadow(t.name)) continue;
+    ctx.db.exec(`DELETE FROM "${t.name}"`);
+  }
+  seedAdminClient(ctx.db);
+  writeState(ctx.db, 'clock', REAL_TIME);
+  ctx.service.clock.refresh();
+  return noContent();
+}
+
+export function getClock(ctx: RequestContext) {
+  return ok(clockView(ctx.service.clock.current));
+}
+
+/** POST /__sandbox/clock {set | advance | freeze | resume}; due work runs before the answer. */
+export async function setClock(ctx: RequestContext) {
+  const input = ctx.body<Input<typeof schemas.clock>>();
+  const clock = ctx.service.clock;
+  ctx.db
+    .transaction(() => {
+      clock.refresh();
+      let state = clock.current;
+      if (input.set !== undefined) {
+        const at = Date.parse(input.set);
+        if (Number.isNaN(at)) throw badRequest(`'${input.set}' is not an ISO 8601 date-time`, { property: 'set', invalidValue: input.set });
+        state = setClockTo(state, at);
+      } else if (input.advance !== undefined) {
+        const ms = typeof input.advance === 'number' ? input.advance : parseDuration(input.advance);
+        if (ms === null) throw badRequest(`'${input.advance}' is not a duration such as 90m, 2h or 2d`, { property: 'advance', invalidValue: input.advance });
+        state = advanceClock(state, ms);
+      } else if (input.freeze) state = freezeClock(state);
+      else if (input.resume) state = resumeClock(state);
+      clock.save(state);
+    })
+    .immediate();
+  await ctx.service.scheduler.runDue();
+  return ok(clockView(clock.current));
+}
+
+function clockView(state: { offsetMs: number; frozenAt: number | null }) {
+  return { now: new Date(clockNow(state)).toISOString(), frozen: state.frozenAt !== null, offsetMs: state.frozenAt === null ? state.offsetMs : null, realTime: state.frozenAt === null && state.offsetMs === 0 };
+}
+
+export function createClient(ctx: RequestContext) {
+  const input = ctx.body<Input<typeof schemas.client>>();
+  for (const p of input.permissions) {
+    if (!(FUNCTIONAL_PERMISSIONS as readonly string[]).includes(p)) {
+      throw badRequest(`Unknown functional permission '${p}'`, { entity: 'Client', property: 'permissions', invalidValue: p });
+    }
+  }
+  for (const entry of input.acl) {
+    for (const p of entry.permissions) {
+      if (!ACL_PERMISSIONS[entry.resource].includes(p)) {
+        throw badRequest(`'${p}' is not an ACL permission of ${entry.resource}; use ${ACL_PERMISSIONS[entry.resource].join(', ')}`, { entity: 'Client', property: 'acl', invalidValue: p });
+      }
+    }
+  }
+  if (stmt(ctx.db, 'SELECT 1 FROM clients WHERE id = ?').get(input.id)) {
+    throw conflict(`A client '${input.id}' already exists`, { entity: 'Client', property: 'id', invalidValue: input.id });
+  }
+  stmt(ctx.db, 'INSERT INTO clients (id, secret_hash, admin, permissions, label, created_date) VALUES (?, ?, 0, ?, ?, ?)').run(
+    input.id,
+    hashSecret(input.secret),
+    JSON.stringify(input.permissions),
+    input.label ?? null,
+    ctx.nowIso(),
+  );
+  for (const entry of input.acl) grantAcl(ctx.db, input.id, entry.resource, entry.id, entry.permissions);
+  return created(clientView(ctx, input.id), ctx.origin + `/__sandbox/clients/${encodeURIComponent(input.id)}`);
+}
+
+export function listClients(ctx: RequestContext) {
+  const ids = stmt(ctx.db, 'SELECT id FROM clients ORDER BY created_date, id').pluck().all() as string[];
+  return ok({ clients: ids.map((id) => clientView(ctx, id)) });
+}
+
+export function removeClient(ctx: RequestContext) {
+  const id = ctx.params.clientId!;
+  if (id === ADMIN_CLIENT_ID) throw badRequest('The sandbox admin client cannot be removed', { property: 'id', invalidValue: id });
+  if (stmt(ctx.db, 'DELETE FROM clients WHERE id = ?').run(id).changes === 0) throw notFound('Client', id);
+  return noContent();
+}
+
+/** A client as shown to the admin: never its secret. */
+function clientView(ctx: RequestContext, id: string) {
+  const row = stmt(ctx.db, 'SELECT id, admin, permissions, label, created_date FROM clients WHERE id = ?').get(id) as {
+    id: string;
+    admin: number;
+    permissions: string;
+    label: string | null;
+    created_date: string;
+  };
+  const acl = stmt(ctx.db, 'SELECT resource_type, resource_id, permission FROM acl WHERE client_id = ? ORDER BY resource_type, resource_id, permission').all(id) as {
+    resource_type: string;
+    resource_id: string;
+    permission: string;
+  }[];
+  const grouped = new Map<string, { resource: string; id: string; permissions: string[] }>();
+  for (const a of acl) {
+    const key = `${a.resource_type}/${a.resource_id}`;
+    if (!grouped.has(key)) grouped.set(key, { resource: a.resource_type, id: a.resource_id, permissions: [] });
+    grouped.get(key)!.permissions.push(a.permission);
+  }
+  return {
+    id: row.id,
+    label: row.label,
+    admin: row.admin === 1,
+    permissions: row.admin === 1 ? [...FUNCTIONAL_PERMISSIONS] : (JSON.parse(row.permissions) as string[]),
+    acl: [...grouped.values()],
+    createdDate: row.created_date,
+  };
+}

@@ -1,0 +1,167 @@
+import type { Db } from './store/db.js';
+import { openDatabase } from './store/db.js';
+import { Router } from './router.js';
+import { routes, type RouteDef } from './routes/table.js';
+import { families, type Handler } from './routes/families.js';
+import { RequestContext, type Reply } from './context.js';
+import { ServiceError, forbidden, serviceError, unauthorized } from './errors.js';
+import { acceptsJson, assertJsonContentType } from './body.js';
+import { SandboxClock } from './jobs/clock-store.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { Principal } from './auth/principal.js';
+import { verifyToken } from './auth/tokens.js';
+import { signingKey } from './store/state.js';
+import { validateBody } from './schemas/index.js';
+
+export interface ServiceOptions {
+  /** Data directory holding sandbox.db, or ':memory:'. */
+  dataDir: string;
+  /** Access token lifetime in seconds (default 300, or CMS_SANDBOX_TOKEN_TTL). */
+  tokenTtlSeconds?: number;
+  /** Reports unexpected errors (serve mode prints them; the embedded CLI stays quiet). */
+  onError?: (err: unknown, req: Request) => void;
+}
+
+const JSON_TYPE = 'application/hal+json;charset=UTF-8';
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** The sandbox service: one handler from Request to Response, used in-process and by `serve`. */
+export class Service {
+  readonly db: Db;
+  readonly clock: SandboxClock;
+  readonly scheduler: Scheduler;
+  readonly tokenTtlSeconds: number;
+  private readonly router = new Router(routes);
+  private readonly byOp = new Map<string, RouteDef>();
+  private readonly key: Buffer;
+
+  constructor(readonly options: ServiceOptions) {
+    this.db = openDatabase({ dataDir: options.dataDir });
+    this.clock = new SandboxClock(this.db);
+    this.scheduler = new Scheduler(this);
+    this.key = signingKey(this.db);
+    this.tokenTtlSeconds = options.tokenTtlSeconds ?? (Number(process.env.CMS_SANDBOX_TOKEN_TTL) || 300);
+    for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
+  }
+
+  get signingKey(): Buffer {
+    return this.key;
+  }
+
+  routeByOp(op: string): RouteDef | undefined {
+    return this.byOp.get(op);
+  }
+
+  readonly fetch = async (req: Request): Promise<Response> => {
+    try {
+      return toResponse(await this.handle(req));
+    } catch (err) {
+      if (err instanceof ServiceError) return toResponse({ status: err.status, body: err.toBody(), headers: err.headers });
+      this.options.onError?.(err, req);
+      return toResponse({ status: 500, body: serviceError(500, { message: 'The sandbox failed to handle the request' }).toBody() });
+    }
+  };
+
+  private async handle(req: Request): Promise<Reply> {
+    const url = new URL(req.url);
+    const found = this.router.match(req.method, url.pathname);
+    if (!('route' in found)) {
+      if (found.allowed.length) {
+        throw serviceError(405, { message: `Method ${req.method} is not allowed here; use ${found.allowed.join(', ')}`, invalidValue: req.method }, { Allow: found.allowed.join(', ') });
+      }
+      throw serviceError(404, { message: `No resource at ${url.pathname}`, invalidValue: url.pathname });
+    }
+    const { route, params } = found;
+    if (!route.html && !acceptsJson(req.headers.get('accept'))) {
+      throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.headers.get('accept') });
+    }
+    const text = BODY_METHODS.has(req.method) ? await readBody(req) : '';
+    if (route.op !== 'oauth.issueToken') assertJsonContentType(req.headers.get('content-type'), text);
+
+    this.clock.refresh();
+    const ctx = new RequestContext(this, req, route, params, text);
+    if (!route.public) this.authenticate(ctx);
+    if (route.sandboxAdmin && !ctx.principal.admin) {
+      throw forbidden('Only the sandbox admin client may use the /__sandbox endpoints', { code: 'ACCESS_DENIED' });
+    }
+    for (const f of route.fn ?? []) {
+      if (!ctx.principal.hasFunctional(f)) {
+        throw forbidden(`Access denied: requires the functional permission ${f}`, { code: 'ACCESS_DENIED', property: 'permission', invalidValue: f });
+      }
+    }
+
+    // Due jobs (publishing, localization, bulk work, webhook deliveries) run before the request
+    // is answered, so the embedded mode needs no daemon and every answer reflects the clock.
+    await this.scheduler.runDue();
+
+    if (route.body) ctx.input = await validateBody(route.body, ctx.json() ?? {});
+
+    const handler = await loadHandler(route);
+    if (route.async) return handler(ctx);
+    const run = this.db.transaction(() => {
+      const reply = handler(ctx) as Reply;
+      if (route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${route.op} did not apply its ACL requirements`);
+      return reply;
+    });
+    return req.method === 'GET' ? run() : run.immediate();
+  }
+
+  private authenticate(ctx: RequestContext): void {
+    const header = ctx.req.headers.get('authorization');
+    const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m) throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Full authentication is required to access this resource');
+    const check = verifyToken(this.key, m[1]!, this.clock.now());
+    if (!check.ok) {
+      throw unauthorized(
+        check.reason === 'expired' ? 'The access token has expired; request a new one' : check.reason === 'undecodable' ? 'The access token could not be decoded' : 'The access token is not valid',
+      );
+    }
+    const principal = Principal.load(this.db, check.claims.sub);
+    if (!principal) throw unauthorized('The access token is not valid');
+    ctx.principal = principal;
+  }
+
+  /** Waits for background work (webhook deliveries) to settle; used before a CLI process exits. */
+  async idle(timeoutMs = 10_000): Promise<void> {
+    await this.scheduler.idle(timeoutMs);
+  }
+
+  close(): void {
+    this.scheduler.stop();
+    if (this.db.open) this.db.close();
+  }
+}
+
+async function readBody(req: Request): Promise<string> {
+  const len = Number(req.headers.get('content-length') ?? 0);
+  if (len > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
+  return text;
+}
+
+const loaded = new Map<string, Handler>();
+
+async function loadHandler(route: RouteDef): Promise<Handler> {
+  let handler = loaded.get(route.op);
+  if (!handler) {
+    const [family, name] = route.op.split('.') as [string, string];
+    const mod = await families[family]!();
+    handler = mod[name];
+    if (!handler) throw new Error(`route ${route.op} has no handler`);
+    loaded.set(route.op, handler);
+  }
+  return handler;
+}
+
+function toResponse(reply: Reply): Response {
+  const headers = new Headers(reply.headers);
+  if (reply.raw) {
+    headers.set('Content-Type', reply.raw.contentType);
+    return new Response(reply.raw.text, { status: reply.status, headers });
+  }
+  if (reply.status === 204 || reply.body === undefined) return new Response(null, { status: reply.status, headers });
+  headers.set('Content-Type', JSON_TYPE);
+  return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
+}
