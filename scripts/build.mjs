@@ -1,16 +1,29 @@
 // Compiles TypeScript to dist/ and writes dist/cli/manifest.json: the metadata of every verb
 // (from src/commands/**), so the CLI builds its command tree without importing verb modules.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-rmSync(dist, { recursive: true, force: true });
+// Compile in place (a running cms keeps working meanwhile), then drop outputs whose source is gone.
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+const prune = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      prune(full);
+      if (!readdirSync(full).length) rmSync(full, { recursive: true });
+      continue;
+    }
+    const m = /^(.*)\.js(\.map)?$/.exec(relative(dist, full));
+    if (m && !existsSync(join(root, 'src', `${m[1]}.ts`))) rmSync(full);
+  }
+};
+prune(dist);
 
 const commandsDir = join(dist, 'commands');
 const files = [];
@@ -49,5 +62,7 @@ const manifest = {
 };
 const missing = [...usedGroups].filter((g) => !groups[g]);
 if (missing.length) throw new Error(`groups without a summary in src/cli/groups.ts: ${missing.join(', ')}`);
-writeFileSync(join(dist, 'cli', 'manifest.json'), JSON.stringify(manifest));
+const manifestFile = join(dist, 'cli', 'manifest.json');
+writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
+renameSync(`${manifestFile}.tmp`, manifestFile);
 console.log(`built ${commands.length} commands`);

@@ -27,7 +27,11 @@ export async function render(out: Output | void, opts: RenderOptions, io: IO): P
     io.note(out.message);
     return;
   }
-  if (out.kind === 'item' && out.raw) return renderValue(out.data, { ...opts, format: opts.format === 'table' ? 'json' : opts.format }, io, undefined, false);
+  if (out.kind === 'item' && out.raw) {
+    // Raw answers print as JSON in table mode; a --query result follows the usual rules.
+    const format = opts.format === 'table' && !opts.query ? 'json' : opts.format;
+    return renderValue(out.data, { ...opts, format }, io, undefined, false);
+  }
   if (out.kind === 'item') return renderValue(plain(out.data), opts, io, out.columns, false);
 
   // Lists: NDJSON streams item by item; everything else needs the whole (limited) list.

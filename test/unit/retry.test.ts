@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay } from '../../src/core/retry.js';
+
+describe('retry policy', () => {
+  it('429 is retried for every method; 5xx and network errors only when idempotent', () => {
+    expect(isRetryable('POST', 429)).toBe(true);
+    expect(isRetryable('GET', 503)).toBe(true);
+    expect(isRetryable('DELETE', 'network')).toBe(true);
+    expect(isRetryable('POST', 503)).toBe(false);
+    expect(isRetryable('PATCH', 'network')).toBe(false);
+    expect(isRetryable('POST', 503, true)).toBe(true);
+    expect(isRetryable('GET', 500)).toBe(false);
+    expect(isRetryable('GET', 404)).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    const lo = () => 0;
+    const hi = () => 0.999;
+    expect(retryDelay(0, DEFAULT_RETRY, undefined, lo)).toBe(125);
+    expect(retryDelay(0, DEFAULT_RETRY, undefined, hi)).toBeLessThanOrEqual(250);
+    expect(retryDelay(3, DEFAULT_RETRY, undefined, lo)).toBe(1000);
+    expect(retryDelay(20, DEFAULT_RETRY, undefined, hi)).toBeLessThanOrEqual(DEFAULT_RETRY.maxDelayMs);
+  });
+
+  it('honours Retry-After in seconds or as a date, within a cap', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter('0.5')).toBe(500);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(retryDelay(0, DEFAULT_RETRY, 3_000)).toBe(3_000);
+    expect(retryDelay(0, DEFAULT_RETRY, 10 * 60_000)).toBe(DEFAULT_RETRY.maxRetryAfterMs);
+  });
+
+  it('recognises connection failures', () => {
+    expect(isNetworkError(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(isNetworkError(Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } }))).toBe(true);
+    expect(isNetworkError(new Error('boom'))).toBe(false);
+  });
+});
