@@ -5,6 +5,7 @@ import { badRequest, forbidden, notFound } from './errors.js';
 import { parseFirstJsonValue } from './body.js';
 import type { RouteDef } from './routes/table.js';
 import type { Service } from './service.js';
+import { validateNow } from './schemas/index.js';
 
 export interface Scope {
   hubId: string;
@@ -84,6 +85,11 @@ export class RequestContext {
   /** The validated body, typed by the route's schema (see schemas/). */
   body<T>(): T {
     return this.input as T;
+  }
+
+  /** Validates part of a body against a schema of the family the route's body schema loaded. */
+  validate<T>(schema: string, value: unknown): T {
+    return validateNow(schema, value) as T;
   }
 
   /** The first JSON value of the body; undefined when the body is empty. */

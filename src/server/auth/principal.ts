@@ -50,6 +50,12 @@ export class Principal {
     return held === 'all' || held.has(permission);
   }
 
+  /** Grants this caller ACL permissions (on what it creates); later checks of the request see them. */
+  grant(type: AclResourceType, id: string, permissions: readonly string[]): void {
+    grantAcl(this.db, this.clientId, type, id, permissions);
+    this.aclCache = null;
+  }
+
   /** Ids of hubs this caller has any ACL on; null means every hub. */
   visibleHubIds(): string[] | null {
     if (this.admin) return null;

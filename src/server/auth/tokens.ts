@@ -14,7 +14,8 @@ const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 export function signToken(key: Buffer, clientId: string, nowMs: number, ttlSeconds: number): string {
   const iat = Math.floor(nowMs / 1000);
-  const claims: TokenClaims = { sub: clientId, iat, exp: iat + ttlSeconds, jti: randomBytes(9).toString('base64url') };
+  // exp rounds up: the token lives at least the expires_in the token endpoint announces.
+  const claims: TokenClaims = { sub: clientId, iat, exp: Math.ceil(nowMs / 1000) + ttlSeconds, jti: randomBytes(9).toString('base64url') };
   const body = `${HEADER}.${b64url(JSON.stringify(claims))}`;
   return `${body}.${sign(key, body)}`;
 }

@@ -14,8 +14,8 @@ export function repositoryLinks(ctx: RequestContext, repo: Repository): Links {
   add('search.facet', 'facet-content-items', templated(`${hubBase}/content-items/facet{?query,page,projection,size,sort,createdDate.dir}`));
   add('items.list', 'content-items', templated(`${base}/content-items{?folderId,page,projection,size,sort,status,excludeHierarchicalChildren}`));
   add('repositories.share', 'share', link(`${base}/share`));
-  add('repositories.assignContentType', 'assign-content-type', link(`${base}/content-types`));
-  add('repositories.unassignContentType', 'unassign-content-type', templated(`${base}/content-types/{id}`));
+  add('contentTypes.assign', 'assign-content-type', link(`${base}/content-types`));
+  add('contentTypes.unassign', 'unassign-content-type', templated(`${base}/content-types/{id}`));
   add('folders.list', 'folders', templated(`${base}/folders{?page,size,sort}`));
   add('folders.create', 'create-folder', link(`${base}/folders`));
   add('repositories.addFeature', 'features', templated(`${base}/features{?feature}`));

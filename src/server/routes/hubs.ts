@@ -1,10 +1,10 @@
 import { created, noContent, ok, type RequestContext } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict } from '../errors.js';
+import { loadHub } from '../load.js';
 import { pageOf, pageRequest } from '../hal.js';
 import { newId } from '../ids.js';
 import { defaultSettings, hubs, type Hub, type HubSettings } from '../store/hubs.js';
 import { renderHub } from '../resources/hub.js';
-import { grantAcl } from '../auth/principal.js';
 import { ACL_PERMISSIONS } from '../auth/permissions.js';
 import { shareResource } from '../auth/share.js';
 import type { Input } from '../validate.js';
@@ -37,17 +37,17 @@ export function create(ctx: RequestContext) {
   };
   store.insert(hub);
   // The creator can do everything on what it created.
-  grantAcl(ctx.db, ctx.principal.clientId, 'hubs', hub.id, ACL_PERMISSIONS.hubs);
+  ctx.principal.grant('hubs', hub.id, ACL_PERMISSIONS.hubs);
   return created(renderHub(ctx, hub), ctx.href(`/hubs/${hub.id}`));
 }
 
 export function get(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   return { ...ok(renderHub(ctx, hub)), headers: { 'Last-Modified': new Date(hub.lastModifiedDate).toUTCString() } };
 }
 
 export function update(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   const input = ctx.body<Input<typeof schemas.update>>();
   if (input.name !== undefined && input.name !== hub.name) assertNameFree(ctx, input.name);
   const next: Hub = {
@@ -62,7 +62,7 @@ export function update(ctx: RequestContext) {
 }
 
 export function updateSettings(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   const input = ctx.body<Input<typeof schemas.settings>>() as Partial<HubSettings>;
   const supplied = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   hubs(ctx.db).update({ ...hub, settings: { ...hub.settings, ...supplied }, ...ctx.modifiedStamp() });
@@ -70,7 +70,7 @@ export function updateSettings(ctx: RequestContext) {
 }
 
 export function updatePlan(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   const { plan } = ctx.body<Input<typeof schemas.plan>>();
   const next = { ...hub, plan, ...ctx.modifiedStamp() };
   hubs(ctx.db).update(next);
@@ -78,7 +78,7 @@ export function updatePlan(ctx: RequestContext) {
 }
 
 export function remove(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   // Repositories, items and every other hub resource go with it (foreign keys cascade).
   stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'content-repositories' AND resource_id IN (SELECT id FROM repositories WHERE hub_id = ?)").run(hub.id);
   stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'hubs' AND resource_id = ?").run(hub.id);
@@ -87,17 +87,9 @@ export function remove(ctx: RequestContext) {
 }
 
 export function share(ctx: RequestContext) {
-  const hub = load(ctx);
+  const hub = loadHub(ctx);
   shareResource(ctx, 'hubs', hub.id);
   return noContent();
-}
-
-function load(ctx: RequestContext): Hub {
-  const id = ctx.params.hubId!;
-  const hub = hubs(ctx.db).get(id);
-  if (!hub) throw notFound('Hub', id);
-  ctx.authorize({ hubId: hub.id }, 'Hub', id);
-  return hub;
 }
 
 function assertNameFree(ctx: RequestContext, name: string): void {

@@ -1,21 +1,21 @@
 import { created, noContent, ok, type RequestContext } from '../context.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
+import { loadHub, loadRepository } from '../load.js';
 import { link, pageOf, pageRequest, templated } from '../hal.js';
 import { newId } from '../ids.js';
-import { hubs } from '../store/hubs.js';
 import { groupLocales, repositories, type Repository } from '../store/repositories.js';
 import { renderRepository } from '../resources/repository.js';
-import { grantAcl } from '../auth/principal.js';
 import { ACL_PERMISSIONS } from '../auth/permissions.js';
 import { shareResource } from '../auth/share.js';
 import type { Input } from '../validate.js';
 import type * as schemas from '../schemas/repositories.js';
+import { stmt } from '../store/statements.js';
 
 const SORTABLE = ['name', 'label', 'createdDate', 'lastModifiedDate'] as const;
 const FEATURE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export function list(ctx: RequestContext) {
-  const hubId = loadHub(ctx);
+  const hubId = loadHub(ctx).id;
   const req = pageRequest(ctx, SORTABLE, [{ field: 'createdDate', dir: 'asc' }]);
   const page = pageOf(ctx, 'content-repositories', repositories(ctx.db).page({ where: 'hub_id = ?', params: [hubId] }, req), req, (r) =>
     renderRepository(ctx, r),
@@ -24,7 +24,7 @@ export function list(ctx: RequestContext) {
 }
 
 export function findByFeature(ctx: RequestContext) {
-  const hubId = loadHub(ctx);
+  const hubId = loadHub(ctx).id;
   const feature = ctx.query.get('feature');
   if (!feature) throw badRequest("Query parameter 'feature' is required", { property: 'feature', invalidValue: null });
   const req = pageRequest(ctx, SORTABLE, [{ field: 'createdDate', dir: 'asc' }]);
@@ -34,7 +34,7 @@ export function findByFeature(ctx: RequestContext) {
 }
 
 export function create(ctx: RequestContext) {
-  const hubId = loadHub(ctx);
+  const hubId = loadHub(ctx).id;
   const input = ctx.body<Input<typeof schemas.create>>();
   assertNameFree(ctx, hubId, input.name);
   const id = newId(ctx.now());
@@ -52,16 +52,16 @@ export function create(ctx: RequestContext) {
     ...ctx.createdStamp(),
   };
   repositories(ctx.db).insert(repo);
-  grantAcl(ctx.db, ctx.principal.clientId, 'content-repositories', id, ACL_PERMISSIONS['content-repositories']);
+  ctx.principal.grant('content-repositories', id, ACL_PERMISSIONS['content-repositories']);
   return created(renderRepository(ctx, repo), ctx.href(`/content-repositories/${id}`));
 }
 
 export function get(ctx: RequestContext) {
-  return ok(renderRepository(ctx, load(ctx)));
+  return ok(renderRepository(ctx, loadRepository(ctx)));
 }
 
 export function update(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   const input = ctx.body<Input<typeof schemas.update>>();
   if (input.name !== undefined && input.name !== repo.name) assertNameFree(ctx, repo.hubId, input.name);
   const next = { ...repo, name: input.name ?? repo.name, label: input.label ?? repo.label, ...ctx.modifiedStamp() };
@@ -70,13 +70,14 @@ export function update(ctx: RequestContext) {
 }
 
 export function remove(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
+  stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'content-repositories' AND resource_id = ?").run(repo.id);
   repositories(ctx.db).delete(repo.id);
   return noContent();
 }
 
 export function addFeature(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   const feature = featureParam(ctx);
   if (!repo.features.includes(feature)) {
     repositories(ctx.db).update({ ...repo, features: [...repo.features, feature], ...ctx.modifiedStamp() });
@@ -85,7 +86,7 @@ export function addFeature(ctx: RequestContext) {
 }
 
 export function removeFeature(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   const feature = featureParam(ctx);
   if (repo.features.includes(feature)) {
     repositories(ctx.db).update({ ...repo, features: repo.features.filter((f) => f !== feature), ...ctx.modifiedStamp() });
@@ -94,14 +95,14 @@ export function removeFeature(ctx: RequestContext) {
 }
 
 export function share(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   shareResource(ctx, 'content-repositories', repo.id);
   return noContent();
 }
 
 /** Item locales: items of this repository may then only take these locales. */
 export function setItemLocales(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   const { itemLocales } = ctx.body<Input<typeof schemas.itemLocales>>();
   const next = { ...repo, itemLocales: [...new Set(itemLocales)], ...ctx.modifiedStamp() };
   repositories(ctx.db).update(next);
@@ -110,7 +111,7 @@ export function setItemLocales(ctx: RequestContext) {
 
 /** The repository named in newRepositoryId leaves its group and joins this repository's group. */
 export function joinLocalizationGroup(ctx: RequestContext) {
-  const target = load(ctx);
+  const target = loadRepository(ctx);
   const { newRepositoryId } = ctx.body<Input<typeof schemas.joinGroup>>();
   const store = repositories(ctx.db);
   const joining = store.get(newRepositoryId);
@@ -123,7 +124,7 @@ export function joinLocalizationGroup(ctx: RequestContext) {
 }
 
 export function localizationGroupLocales(ctx: RequestContext) {
-  const repo = load(ctx);
+  const repo = loadRepository(ctx);
   const members = repositories(ctx.db).all({ where: 'group_id = ?', params: [repo.groupId] }, [{ field: 'createdDate', dir: 'asc' }]);
   return ok({
     locales: groupLocales(ctx.db, repo.groupId),
@@ -147,22 +148,6 @@ function withFindLink<T extends { _links: object }>(ctx: RequestContext, hubId: 
       'search:findByFeaturesContaining': templated(ctx.href(`/hubs/${hubId}/content-repositories/search/findByFeaturesContaining{?feature,page,size,sort}`)),
     },
   };
-}
-
-function loadHub(ctx: RequestContext): string {
-  const id = ctx.params.hubId!;
-  if (!hubs(ctx.db).get(id)) throw notFound('Hub', id);
-  ctx.authorize({ hubId: id }, 'Hub', id);
-  return id;
-}
-
-/** Loads the repository of the path and applies the route's ACLs to it. */
-function load(ctx: RequestContext): Repository {
-  const id = ctx.params.repoId!;
-  const repo = repositories(ctx.db).get(id);
-  if (!repo) throw notFound('ContentRepository', id);
-  ctx.authorize({ hubId: repo.hubId, repoId: repo.id }, 'ContentRepository', id);
-  return repo;
 }
 
 function assertNameFree(ctx: RequestContext, hubId: string, name: string): void {

@@ -36,6 +36,10 @@ const route = (method: Method, path: string, op: string, opts: RouteOptions = {}
 const v2 = (method: Method, path: string, op: string, opts: RouteOptions = {}): RouteDef => route(method, V2 + path, op, opts);
 
 const HUB_READ: AclRequirement[] = ['Hub:READ'];
+const ADMIN_ON_HUB: RouteOptions = {
+  fn: [FN('ADMIN', 'MANAGE_ACCESS'), FN('HUB', 'MANAGE_ACCESS')],
+  acl: ['Hub:READ', 'Hub:MANAGE_ACCESS'],
+};
 
 export const routes: RouteDef[] = [
   // Token endpoint and the sandbox's own admin prefix
@@ -100,4 +104,107 @@ export const routes: RouteDef[] = [
     fn: [FN('REPOSITORY', 'READ')],
     acl: HUB_READ,
   }),
+
+  // Schema documents of the dialect, served so validators resolve them offline
+  route('GET', '/cms/schema/v1/schema', 'schemaDocs.dialect', { public: true }),
+  route('GET', '/cms/schema/v1/core', 'schemaDocs.core', { public: true }),
+
+  // Content type schemas
+  v2('POST', '/hubs/:hubId/content-type-schemas', 'schemas.create', { fn: [FN('CONTENT_TYPE', 'CREATE')], acl: HUB_READ, body: 'schemas.create' }),
+  v2('GET', '/hubs/:hubId/content-type-schemas', 'schemas.list', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/content-type-schemas/resolve', 'schemas.resolve', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ, body: 'schemas.resolve' }),
+  v2('GET', '/content-type-schemas/:schemaId', 'schemas.get', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-type-schemas/:schemaId/history', 'schemas.history', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-type-schemas/:schemaId/:version', 'schemas.getVersion', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/content-type-schemas/:schemaId', 'schemas.update', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ, body: 'schemas.update' }),
+  v2('POST', '/content-type-schemas/:schemaId/archive', 'schemas.archive', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ, body: 'schemas.version' }),
+  v2('POST', '/content-type-schemas/:schemaId/unarchive', 'schemas.unarchive', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ, body: 'schemas.version' }),
+
+  // Content types
+  v2('POST', '/hubs/:hubId/content-types', 'contentTypes.register', { fn: [FN('CONTENT_TYPE', 'CREATE')], acl: HUB_READ, body: 'contentTypes.register' }),
+  v2('GET', '/hubs/:hubId/content-types', 'contentTypes.list', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-types/:typeId', 'contentTypes.get', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/content-types/:typeId', 'contentTypes.update', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ, body: 'contentTypes.update' }),
+  v2('POST', '/content-types/:typeId/archive', 'contentTypes.archive', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ }),
+  v2('POST', '/content-types/:typeId/unarchive', 'contentTypes.unarchive', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ }),
+  v2('GET', '/content-types/:typeId/schema', 'contentTypes.getSchema', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/content-types/:typeId/schema', 'contentTypes.syncSchema', { fn: [FN('CONTENT_TYPE', 'EDIT')], acl: HUB_READ }),
+  v2('GET', '/content-types/:typeId/effective-content-type', 'contentTypes.effective', { fn: [FN('CONTENT_TYPE', 'READ')], acl: HUB_READ }),
+  v2('POST', '/content-repositories/:repoId/content-types', 'contentTypes.assign', {
+    fn: [FN('REPOSITORY', 'EDIT')],
+    acl: ['Hub:READ', 'ContentRepository:EDIT'],
+    body: 'contentTypes.assign',
+  }),
+  v2('DELETE', '/content-repositories/:repoId/content-types/:typeId', 'contentTypes.unassign', { fn: [FN('REPOSITORY', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT'] }),
+
+  // Folders
+  v2('GET', '/content-repositories/:repoId/folders', 'folders.list', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('POST', '/content-repositories/:repoId/folders', 'folders.create', {
+    fn: [FN('CONTENT_ITEM', 'CREATE')],
+    acl: ['Hub:READ', 'ContentRepository:CREATE_CONTENT'],
+    body: 'folders.create',
+  }),
+  v2('GET', '/folders/:folderId', 'folders.get', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/folders/:folderId', 'folders.update', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'folders.update' }),
+  v2('DELETE', '/folders/:folderId', 'folders.remove', { fn: [FN('CONTENT_ITEM', 'DELETE')], acl: ['Hub:READ', 'ContentRepository:DELETE_CONTENT'] }),
+  v2('GET', '/folders/:folderId/folders', 'folders.listChildren', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('POST', '/folders/:folderId/folders', 'folders.createChild', {
+    fn: [FN('CONTENT_ITEM', 'CREATE')],
+    acl: ['Hub:READ', 'ContentRepository:CREATE_CONTENT'],
+    body: 'folders.create',
+  }),
+
+  // Content items
+  v2('POST', '/content-repositories/:repoId/content-items', 'items.create', {
+    fn: [FN('CONTENT_ITEM', 'CREATE')],
+    acl: ['Hub:READ', 'ContentRepository:CREATE_CONTENT'],
+    body: 'items.createOrCopy',
+  }),
+  v2('GET', '/content-repositories/:repoId/content-items', 'items.list', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/content-items', 'items.bulkUpdate', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.bulkUpdate' }),
+  v2('GET', '/content-items/search/findByIdWithChildren', 'items.withChildren', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-items/:itemId', 'items.get', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/content-items/:itemId', 'items.update', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.update' }),
+  v2('POST', '/content-items/:itemId/archive', 'items.archive', { fn: [FN('CONTENT_ITEM', 'DELETE')], acl: ['Hub:READ', 'ContentRepository:DELETE_CONTENT'], body: 'items.version' }),
+  v2('POST', '/content-items/:itemId/unarchive', 'items.unarchive', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.version' }),
+  v2('GET', '/content-items/:itemId/versions', 'items.versions', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-items/:itemId/versions/:version', 'items.version', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-items/:itemId/history', 'items.history', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('POST', '/content-items/:itemId/restore', 'items.restore', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.restore' }),
+  v2('POST', '/content-items/:itemId/locale', 'items.setLocale', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.locale' }),
+  v2('PATCH', '/content-items/:itemId/workflow', 'items.setWorkflow', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.workflow' }),
+  v2('GET', '/content-items/:itemId/edition-slot-associations', 'items.editionSlotAssociations', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/content-items/:itemId/planned', 'items.planned', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+
+  // Localization
+  v2('POST', '/content-items/:itemId/localize', 'localization.localize', {
+    fn: [FN('CONTENT_ITEM', 'CREATE')],
+    acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'],
+    body: 'items.localize',
+  }),
+  v2('GET', '/content-items/:itemId/localizations', 'localization.localizations', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/localization-jobs/search/findByRootContentItem', 'localization.findByRoot', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/localization-jobs/:jobId', 'localization.get', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/hubs/:hubId/localization-jobs', 'localization.searchJobs', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+
+  // Delivery keys (Content Delivery 2)
+  v2('PATCH', '/content-items/:itemId/delivery-key', 'deliveryKeys.set', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.deliveryKey' }),
+  v2('GET', '/hubs/:hubId/content-items/delivery-key', 'deliveryKeys.find', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/hubs/:hubId/delivery-keys/content-item', 'deliveryKeys.find', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/content-items/filter', 'deliveryKeys.filterByCollectionKey', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ, body: 'items.filter' }),
+
+  // Text search and facets
+  v2('GET', '/hubs/:hubId/content-items/find', 'search.find', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/content-items/facet', 'search.facet', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ, body: 'search.facet' }),
+
+  // Workflow states
+  v2('GET', '/hubs/:hubId/workflow-states', 'workflowStates.list', { fn: [FN('WORKFLOW_STATE', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/workflow-states', 'workflowStates.create', { fn: [FN('WORKFLOW_STATE', 'CREATE')], acl: ['Hub:READ', 'Hub:EDIT'], body: 'workflowStates.create' }),
+  v2('GET', '/workflow-states/:stateId', 'workflowStates.get', { fn: [FN('WORKFLOW_STATE', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/workflow-states/:stateId', 'workflowStates.update', { fn: [FN('WORKFLOW_STATE', 'EDIT')], acl: ['Hub:READ', 'Hub:EDIT'], body: 'workflowStates.update' }),
+
+  // Administration: hub modules (the rest of administration comes with its issue)
+  v2('GET', '/admin/hubs/:hubId/modules', 'admin.modules', ADMIN_ON_HUB),
+  v2('POST', '/admin/hubs/:hubId/modules/search-index', 'admin.enableSearchIndex', ADMIN_ON_HUB),
+  v2('POST', '/admin/hubs/:hubId/modules/content-delivery-2', 'admin.enableContentDelivery2', ADMIN_ON_HUB),
 ];

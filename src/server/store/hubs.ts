@@ -20,6 +20,9 @@ export interface HubSettings {
   [other: string]: unknown;
 }
 
+/** Modules administration can enable on a hub, by the path segment that enables them. */
+export const HUB_MODULES = { 'search-index': 'SEARCH_INDEX', 'content-delivery-2': 'CONTENT_DELIVERY_2' } as const;
+
 export interface Hub {
   id: string;
   name: string;

@@ -62,4 +62,100 @@ export const migrations: Migration[] = [
     `,
     seed: coreSeed,
   },
+  {
+    id: '0002-content',
+    sql: `
+      CREATE TABLE schemas (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        schema_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (hub_id, schema_id)
+      );
+      CREATE TABLE schema_versions (
+        schema_pk TEXT NOT NULL REFERENCES schemas(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (schema_pk, version)
+      );
+      CREATE TABLE content_types (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        uri TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (hub_id, uri)
+      );
+      CREATE TABLE folders (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        repo_id TEXT NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+        parent_id TEXT REFERENCES folders(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX folders_repo ON folders(repo_id, parent_id);
+      -- seq is the stable rowid the full-text index is keyed by (an implicit rowid may change on VACUUM).
+      CREATE TABLE content_items (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        repo_id TEXT NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+        folder_id TEXT,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        label TEXT NOT NULL,
+        locale TEXT,
+        schema TEXT NOT NULL,
+        delivery_key TEXT,
+        created_date TEXT NOT NULL,
+        last_modified_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX content_items_repo ON content_items(repo_id, status, created_date);
+      CREATE INDEX content_items_hub ON content_items(hub_id, created_date);
+      CREATE INDEX content_items_folder ON content_items(folder_id);
+      CREATE UNIQUE INDEX content_items_delivery_key ON content_items(hub_id, delivery_key) WHERE delivery_key IS NOT NULL;
+      CREATE TABLE content_item_versions (
+        item_id TEXT NOT NULL REFERENCES content_items(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (item_id, version)
+      );
+      -- Links between items (from the bodies' content links), for children and dependency walks.
+      CREATE TABLE content_links (
+        from_id TEXT NOT NULL REFERENCES content_items(id) ON DELETE CASCADE,
+        to_id TEXT NOT NULL,
+        PRIMARY KEY (from_id, to_id)
+      );
+      CREATE INDEX content_links_to ON content_links(to_id);
+      -- Full-text index of the latest version of each item (rowid = content_items.seq): label,
+      -- every text of the body, and field-qualified tokens (title__apple) for field:word searches.
+      CREATE VIRTUAL TABLE content_search USING fts5(
+        label, body, fields,
+        tokenize = "unicode61 remove_diacritics 2 tokenchars '_'"
+      );
+      CREATE TABLE workflow_states (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE TABLE localization_jobs (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        root_item_id TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX localization_jobs_root ON localization_jobs(root_item_id);
+    `,
+  },
 ];

@@ -1,0 +1,46 @@
+import type { RequestContext } from '../context.js';
+import { link, linkSet, templated } from '../hal.js';
+import type { ContentItem } from '../store/items.js';
+
+/** An item's links, following its state (archived or not, locale, folder) and the caller's permissions. */
+export function itemLinks(ctx: RequestContext, item: ContentItem) {
+  const base = ctx.href(`/content-items/${item.id}`);
+  const { links, add } = linkSet(ctx, { hubId: item.hubId, repoId: item.contentRepositoryId }, { self: link(base) });
+  links['content-item'] = templated(`${base}{?projection}`);
+  add('items.planned', 'planned', templated(`${base}/planned{?epoch,time}`));
+  add('items.withChildren', 'content-item-with-children', link(ctx.href(`/content-items/search/findByIdWithChildren?id=${item.id}`)));
+  add('items.restore', 'restore-version', link(`${base}/restore`));
+  add('repositories.get', 'content-repository', link(ctx.href(`/content-repositories/${item.contentRepositoryId}`)));
+  add('items.version', 'content-item-version', templated(`${base}/versions{/version}`));
+  add('items.versions', 'content-item-versions', templated(`${base}/versions{?page,size,sort}`));
+  add('items.history', 'content-item-history', templated(`${base}/history{?page,size,sort}`));
+  add('items.create', 'copy', templated(ctx.href(`/content-repositories/{id}/content-items?sourceContentItemId=${item.id}`)));
+  if (item.folderId) add('folders.get', 'folder', link(ctx.href(`/folders/${item.folderId}`)));
+  add('localization.localizations', 'localizations', templated(`${base}/localizations{?page,size,sort}`));
+  add('localization.findByRoot', 'localization-jobs', templated(ctx.href(`/localization-jobs/search/findByRootContentItem?id=${item.id}{&page,size,sort}`)));
+  add('items.editionSlotAssociations', 'edition-slot-associations', link(`${base}/edition-slot-associations`));
+  if (item.status === 'ACTIVE') {
+    add('items.update', 'update', templated(`${base}{?ignoreSchemaValidation}`));
+    add('items.archive', 'archive', link(`${base}/archive`));
+    add('items.setLocale', 'set-locale', link(`${base}/locale`));
+    if (item.locale) add('localization.localize', 'create-localizations', link(`${base}/localize`));
+    add('items.setWorkflow', 'edit-workflow', link(`${base}/workflow`));
+    add('deliveryKeys.set', 'set-delivery-key', link(`${base}/delivery-key`));
+    add('publishing.publishItem', 'publish', link(`${base}/publish`));
+    add('publishing.unpublishItem', 'unpublish', link(`${base}/unpublish`));
+  } else {
+    add('items.unarchive', 'unarchive', link(`${base}/unarchive`));
+  }
+  return links;
+}
+
+/** An item as the service returns it; projection=basic omits the body and names its schema. */
+export function renderItem(ctx: RequestContext, item: ContentItem, projection: string | null = ctx.query.get('projection')) {
+  const { hubId: _hub, localizationGroupId: _group, lastPublishedVersion: _published, ...fields } = item;
+  const links = itemLinks(ctx, item);
+  if (projection === 'basic') {
+    const { body: _body, ...basic } = fields;
+    return { ...basic, schema: item.body._meta.schema, _links: links };
+  }
+  return { ...fields, _links: links };
+}

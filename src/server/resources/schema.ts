@@ -1,0 +1,17 @@
+import type { RequestContext } from '../context.js';
+import { link, linkSet, templated } from '../hal.js';
+import type { ContentTypeSchema } from '../store/schemas.js';
+
+export function renderSchema(ctx: RequestContext, schema: ContentTypeSchema) {
+  const base = ctx.href(`/content-type-schemas/${schema.id}`);
+  const { links, add } = linkSet(ctx, { hubId: schema.hubId }, { self: link(base), 'content-type-schema': link(base) });
+  add('hubs.get', 'hub', link(ctx.href(`/hubs/${schema.hubId}`)));
+  add('schemas.history', 'history', templated(`${base}/history{?page,size,sort}`));
+  add('schemas.getVersion', 'getByVersion', templated(`${base}/{version}`));
+  if (schema.status === 'ACTIVE') {
+    add('schemas.update', 'update', link(base));
+    add('schemas.archive', 'archive', link(`${base}/archive`));
+  } else add('schemas.unarchive', 'unarchive', link(`${base}/unarchive`));
+  const { hubId: _hub, ...fields } = schema;
+  return { ...fields, _links: links };
+}

@@ -1,0 +1,170 @@
+import type { Db } from './db.js';
+import { Collection } from './collection.js';
+import { stmt } from './statements.js';
+import { findLinks } from '../content-links.js';
+import { searchRow } from './search-text.js';
+
+export interface ItemMeta {
+  schema: string;
+  name?: string;
+  deliveryKey?: string | null;
+  [other: string]: unknown;
+}
+
+export interface ContentItem {
+  id: string;
+  hubId: string;
+  contentRepositoryId: string;
+  folderId: string | null;
+  body: Record<string, unknown> & { _meta: ItemMeta };
+  version: number;
+  label: string;
+  status: 'ACTIVE' | 'ARCHIVED';
+  locale: string | null;
+  assignees: string[];
+  assignedDate?: string;
+  deliveryKey: string | null;
+  deliveryId: string;
+  workflow?: { state: string };
+  /** NONE until published; LATEST when the latest version is published; EARLY when a newer version exists. */
+  publishingStatus: 'NONE' | 'EARLY' | 'LATEST' | 'UNPUBLISHED';
+  lastPublishedVersion?: number;
+  lastPublishedDate?: string;
+  /** Items that are localizations of one another share this id (the original's id). */
+  localizationGroupId?: string;
+  validationState: 'VALID' | 'INVALID';
+  createdBy: string;
+  createdDate: string;
+  lastModifiedBy: string;
+  lastModifiedDate: string;
+}
+
+/** What a version records about the change that made it. */
+export type ItemAction =
+  | 'CREATE'
+  | 'UPDATE'
+  | 'ARCHIVE'
+  | 'UNARCHIVE'
+  | 'RESTORE'
+  | 'LOCALE'
+  | 'WORKFLOW'
+  | 'DELIVERY_KEY'
+  | 'ASSIGN'
+  | 'COPY'
+  | 'LOCALIZE';
+
+export const ITEM_SORT_COLUMNS: Record<string, string> = {
+  createdDate: 'created_date',
+  lastModifiedDate: 'last_modified_date',
+  label: 'label',
+  version: 'version',
+  status: 'status',
+  locale: 'locale',
+};
+
+export const items = (db: Db) =>
+  new Collection<ContentItem>(
+    db,
+    'content_items',
+    {
+      hub_id: (i) => i.hubId,
+      repo_id: (i) => i.contentRepositoryId,
+      folder_id: (i) => i.folderId,
+      status: (i) => i.status,
+      version: (i) => i.version,
+      label: (i) => i.label,
+      locale: (i) => i.locale,
+      schema: (i) => i.body._meta.schema,
+      delivery_key: (i) => i.deliveryKey,
+      created_date: (i) => i.createdDate,
+      last_modified_date: (i) => i.lastModifiedDate,
+    },
+    ITEM_SORT_COLUMNS,
+  );
+
+/**
+ * Writes an item and everything derived from it: the version row (each change makes one),
+ * the outgoing content links, and the full-text row. Call inside the request's transaction.
+ */
+export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: boolean): ContentItem {
+  const table = items(db);
+  if (isNew) table.insert(item);
+  else table.update(item);
+  stmt(db, 'INSERT OR REPLACE INTO content_item_versions (item_id, version, action, created_by, created_date, data) VALUES (?, ?, ?, ?, ?, ?)').run(
+    item.id,
+    item.version,
+    action,
+    item.lastModifiedBy,
+    item.lastModifiedDate,
+    JSON.stringify(item),
+  );
+  stmt(db, 'DELETE FROM content_links WHERE from_id = ?').run(item.id);
+  const insertLink = stmt(db, 'INSERT OR IGNORE INTO content_links (from_id, to_id) VALUES (?, ?)');
+  for (const link of findLinks(item.body)) insertLink.run(item.id, link.id);
+  indexItem(db, item);
+  return item;
+}
+
+/** Updates fields that are not a new version (publishing state): no version row, same index. */
+export function touchItem(db: Db, item: ContentItem): ContentItem {
+  items(db).update(item);
+  indexItem(db, item);
+  return item;
+}
+
+function indexItem(db: Db, item: ContentItem): void {
+  const seq = stmt(db, 'SELECT seq FROM content_items WHERE id = ?').pluck().get(item.id) as number;
+  stmt(db, 'DELETE FROM content_search WHERE rowid = ?').run(seq);
+  const row = searchRow(item);
+  stmt(db, 'INSERT INTO content_search (rowid, label, body, fields) VALUES (?, ?, ?, ?)').run(seq, row.label, row.body, row.fields);
+}
+
+export function itemVersion(db: Db, id: string, version: number): ContentItem | undefined {
+  const data = stmt(db, 'SELECT data FROM content_item_versions WHERE item_id = ? AND version = ?').pluck().get(id, version) as string | undefined;
+  return data ? (JSON.parse(data) as ContentItem) : undefined;
+}
+
+export interface VersionRow {
+  version: number;
+  action: ItemAction;
+  createdBy: string;
+  createdDate: string;
+}
+
+/** A page of an item's versions (newest first unless asc): the rows and the total. */
+export function itemVersions(db: Db, id: string, page: number, size: number, asc = false): { rows: { meta: VersionRow; item: ContentItem }[]; total: number } {
+  const total = stmt(db, 'SELECT count(*) FROM content_item_versions WHERE item_id = ?').pluck().get(id) as number;
+  const rows = stmt(
+    db,
+    `SELECT version, action, created_by, created_date, data FROM content_item_versions WHERE item_id = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`,
+  ).all(id, size, page * size) as { version: number; action: ItemAction; created_by: string; created_date: string; data: string }[];
+  return {
+    total,
+    rows: rows.map((r) => ({ meta: { version: r.version, action: r.action, createdBy: r.created_by, createdDate: r.created_date }, item: JSON.parse(r.data) as ContentItem })),
+  };
+}
+
+/** Ids of the items an item links to (directly). */
+export function linkedIds(db: Db, id: string): string[] {
+  return stmt(db, 'SELECT to_id FROM content_links WHERE from_id = ?').pluck().all(id) as string[];
+}
+
+/** Ids of the items that link to an item (directly). */
+export function linkingIds(db: Db, id: string): string[] {
+  return stmt(db, 'SELECT from_id FROM content_links WHERE to_id = ?').pluck().all(id) as string[];
+}
+
+/** An item and every item reachable through content links, root first, each once. */
+export function descendants(db: Db, rootId: string): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const queue = [rootId];
+  while (queue.length) {
+    const id = queue.shift()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    order.push(id);
+    queue.push(...linkedIds(db, id));
+  }
+  return order;
+}

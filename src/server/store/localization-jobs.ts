@@ -1,0 +1,23 @@
+import type { Db } from './db.js';
+import { Collection } from './collection.js';
+
+export interface LocalizationJob {
+  id: string;
+  hubId: string;
+  status: 'CREATED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+  rootContentItem: { id: string; label: string; locale: string | null };
+  requestedLocales: string[];
+  /** What the job made: one entry per locale (created item ids, or why it could not). */
+  results: { locale: string; status: 'COMPLETED' | 'FAILED'; repositoryId?: string; createdItemIds?: string[]; message?: string }[];
+  createdBy: string;
+  createdDate: string;
+  lastModifiedDate: string;
+}
+
+export const localizationJobs = (db: Db) =>
+  new Collection<LocalizationJob>(
+    db,
+    'localization_jobs',
+    { hub_id: (j) => j.hubId, root_item_id: (j) => j.rootContentItem.id, created_date: (j) => j.createdDate },
+    { createdDate: 'created_date' },
+  );

@@ -1,0 +1,54 @@
+import type { Db } from './db.js';
+import { Collection } from './collection.js';
+import { stmt } from './statements.js';
+
+export type ValidationLevel = 'CONTENT_TYPE' | 'SLOT' | 'PARTIAL';
+
+export interface ContentTypeSchema {
+  id: string;
+  hubId: string;
+  /** The schema's own id URL. */
+  schemaId: string;
+  /** The JSON Schema document, as a string (as clients send and expect it). */
+  body: string;
+  version: number;
+  validationLevel: ValidationLevel;
+  status: 'ACTIVE' | 'ARCHIVED';
+  createdBy: string;
+  createdDate: string;
+  lastModifiedBy: string;
+  lastModifiedDate: string;
+}
+
+export const schemas = (db: Db) =>
+  new Collection<ContentTypeSchema>(
+    db,
+    'schemas',
+    { hub_id: (s) => s.hubId, schema_id: (s) => s.schemaId, status: (s) => s.status, created_date: (s) => s.createdDate },
+    { createdDate: 'created_date', schemaId: 'schema_id', status: 'status' },
+  );
+
+/** Stores the schema and records this version of it. */
+export function saveSchema(db: Db, schema: ContentTypeSchema, isNew: boolean): ContentTypeSchema {
+  const table = schemas(db);
+  if (isNew) table.insert(schema);
+  else table.update(schema);
+  stmt(db, 'INSERT OR REPLACE INTO schema_versions (schema_pk, version, data) VALUES (?, ?, ?)').run(schema.id, schema.version, JSON.stringify(schema));
+  return schema;
+}
+
+export function schemaVersion(db: Db, id: string, version: number): ContentTypeSchema | undefined {
+  const data = stmt(db, 'SELECT data FROM schema_versions WHERE schema_pk = ? AND version = ?').pluck().get(id, version) as string | undefined;
+  return data ? (JSON.parse(data) as ContentTypeSchema) : undefined;
+}
+
+/** The parsed document of the hub's schema with this id URL, for $refs between schemas. */
+export function findSchemaDocument(db: Db, hubId: string, schemaId: string): object | undefined {
+  const found = schemas(db).find({ where: 'hub_id = ? AND schema_id = ?', params: [hubId, schemaId] });
+  if (!found) return undefined;
+  try {
+    return JSON.parse(found.body) as object;
+  } catch {
+    return undefined;
+  }
+}
