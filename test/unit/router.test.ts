@@ -36,7 +36,7 @@ describe('Router', () => {
       const key = `${route.method} ${route.path}`;
       expect(seen.has(key), key).toBe(false);
       seen.add(key);
-      expect(route.op).toMatch(/^[a-zA-Z]+\.[a-zA-Z]+$/);
+      expect(route.op).toMatch(/^[a-zA-Z]+\.[a-zA-Z0-9]+$/);
     }
   });
 });

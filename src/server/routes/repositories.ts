@@ -118,6 +118,8 @@ export function joinLocalizationGroup(ctx: RequestContext) {
   if (!joining || joining.hubId !== target.hubId) {
     throw badRequest(`No repository '${newRepositoryId}' in this hub`, { entity: 'ContentRepository', property: 'newRepositoryId', invalidValue: newRepositoryId });
   }
+  // The joining repository changes too: the caller needs the same rights on it.
+  ctx.authorize({ hubId: joining.hubId, repoId: joining.id }, 'ContentRepository', joining.id);
   // Group ids are opaque labels: those left behind keep the old one and stay a group together.
   if (joining.groupId !== target.groupId) store.update({ ...joining, groupId: target.groupId, ...ctx.modifiedStamp() });
   return ok(renderRepository(ctx, store.get(target.id)!), ctx.href(`/content-repositories/${target.id}`));
