@@ -99,6 +99,17 @@ export class Api {
     return this.req<T>('DELETE', path, undefined, opts);
   }
 
+  /**
+   * Moves the sandbox clock (admin endpoint) and logs in again: tokens expire on the sandbox
+   * clock, and a client would get a new one after its next 401.
+   */
+  async advanceClock(change: { advance?: string; set?: string }): Promise<Reply> {
+    const res = await this.post('/__sandbox/clock', change);
+    if (res.status !== 200) throw new Error(`clock change failed: ${res.status} ${res.text}`);
+    await this.login();
+    return res;
+  }
+
   /** Creates a restricted client through the sandbox admin endpoint and returns an Api for it. */
   async client(id: string, permissions: string[], acl: { resource: 'hubs' | 'content-repositories'; id: string; permissions: string[] }[] = []): Promise<Api> {
     const res = await this.post('/__sandbox/clients', { id, secret: `${id}-secret`, permissions, acl });

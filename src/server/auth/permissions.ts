@@ -10,6 +10,7 @@ export const FUNCTIONAL_PERMISSIONS = [
   ...['CREATE', 'READ', 'EDIT', 'DELETE', 'PUBLISH'].map((a) => FN('CONTENT_ITEM', a)),
   ...['CREATE', 'READ', 'EDIT', 'DELETE'].map((a) => FN('EVENT', a)),
   ...['CREATE', 'READ', 'EDIT', 'DELETE', 'SCHEDULE'].map((a) => FN('EDITION', a)),
+  ...['CREATE', 'READ'].map((a) => FN('SNAPSHOT', a)),
   ...['CREATE', 'READ', 'EDIT', 'DELETE'].map((a) => FN('WEBHOOK', a)),
   ...['CREATE', 'READ', 'EDIT', 'DELETE'].map((a) => FN('EXTENSION', a)),
   ...['CREATE', 'READ', 'EDIT'].map((a) => FN('WORKFLOW_STATE', a)),

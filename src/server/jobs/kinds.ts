@@ -7,5 +7,12 @@ export interface TaskModule {
   run(service: Service, task: Task): void | Promise<void>;
 }
 
+/** Names of the task kinds code enqueues or cancels. */
+export const TASK = { publishingJob: 'publishing-job', webhookDelivery: 'webhook-delivery' } as const;
+
 // Task kinds load on first use, like route families.
-export const taskKinds: Record<string, () => Promise<TaskModule>> = {};
+export const taskKinds: Record<string, () => Promise<TaskModule>> = {
+  localize: () => import('./localize.js'),
+  'publishing-job': () => import('./publishing-job.js'),
+  'webhook-delivery': () => import('../webhooks/deliver.js'),
+};

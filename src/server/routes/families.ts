@@ -20,4 +20,11 @@ export const families: Record<string, () => Promise<Family>> = {
   deliveryKeys: () => import('./delivery-keys.js'),
   search: () => import('./search.js'),
   workflowStates: () => import('./workflow-states.js'),
+  events: () => import('./events.js'),
+  editions: () => import('./editions.js'),
+  editionContents: () => import('./edition-contents.js'),
+  editionSlots: () => import('./edition-slots.js'),
+  snapshots: () => import('./snapshots.js'),
+  publishing: () => import('./publishing.js'),
+  webhooks: () => import('./webhooks.js'),
 };

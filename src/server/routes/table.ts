@@ -207,4 +207,65 @@ export const routes: RouteDef[] = [
   v2('GET', '/admin/hubs/:hubId/modules', 'admin.modules', ADMIN_ON_HUB),
   v2('POST', '/admin/hubs/:hubId/modules/search-index', 'admin.enableSearchIndex', ADMIN_ON_HUB),
   v2('POST', '/admin/hubs/:hubId/modules/content-delivery-2', 'admin.enableContentDelivery2', ADMIN_ON_HUB),
+
+  // Events
+  v2('GET', '/hubs/:hubId/events', 'events.list', { fn: [FN('EVENT', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/events', 'events.create', { fn: [FN('EVENT', 'CREATE')], acl: HUB_READ, body: 'events.create' }),
+  v2('GET', '/events/:eventId', 'events.get', { fn: [FN('EVENT', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/events/:eventId', 'events.update', { fn: [FN('EVENT', 'EDIT')], acl: HUB_READ, body: 'events.update' }),
+  v2('DELETE', '/events/:eventId', 'events.remove', { fn: [FN('EVENT', 'DELETE')], acl: HUB_READ }),
+  v2('POST', '/events/:eventId/archive', 'events.archive', { fn: [FN('EVENT', 'EDIT')], acl: HUB_READ }),
+
+  // Editions
+  v2('GET', '/events/:eventId/editions', 'editions.list', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/events/:eventId/editions', 'editions.create', { fn: [FN('EDITION', 'CREATE')], acl: HUB_READ, body: 'editions.create' }),
+  v2('GET', '/hubs/:hubId/editions', 'editions.search', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('GET', '/editions/:editionId', 'editions.get', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/editions/:editionId', 'editions.update', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.update' }),
+  v2('DELETE', '/editions/:editionId', 'editions.remove', { fn: [FN('EDITION', 'DELETE')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/archive', 'editions.archive', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/schedule', 'editions.schedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ, body: 'editions.schedule' }),
+  v2('DELETE', '/editions/:editionId/schedule', 'editions.unschedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/preview', 'editions.createPreview', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.preview' }),
+  v2('GET', '/editions/:editionId/preview', 'editions.getPreview', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('DELETE', '/editions/:editionId/preview', 'editions.deletePreview', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
+  v2('GET', '/editions/:editionId/conflicts', 'editions.conflicts', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('GET', '/editions/:editionId/conflicts/findByIdAndVersion', 'editions.conflict', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/conflicts/resolve', 'editions.resolveConflicts', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.resolve' }),
+  v2('GET', '/editions/:editionId/slot-collisions', 'editions.slotCollisions', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+
+  // Edition content (snapshots associated with an edition directly)
+  v2('GET', '/editions/:editionId/contents', 'editionContents.list', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/contents', 'editionContents.create', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.content' }),
+  v2('GET', '/editions/:editionId/contents/:contentId', 'editionContents.get', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/editions/:editionId/contents/:contentId', 'editionContents.update', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.content' }),
+  v2('DELETE', '/editions/:editionId/contents/:contentId', 'editionContents.remove', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
+
+  // Edition slots
+  v2('GET', '/editions/:editionId/slots', 'editionSlots.list', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/slots', 'editionSlots.assign', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.assignSlots' }),
+  v2('GET', '/editions/:editionId/slots/:editionSlotId', 'editionSlots.get', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('DELETE', '/editions/:editionId/slots/:editionSlotId', 'editionSlots.remove', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
+  v2('PUT', '/editions/:editionId/slots/:editionSlotId/content', 'editionSlots.setContent', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.slotContent' }),
+
+  // Snapshots and publishing jobs
+  v2('GET', '/hubs/:hubId/snapshots', 'snapshots.list', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/snapshots', 'snapshots.create', { fn: [FN('SNAPSHOT', 'CREATE')], acl: HUB_READ, body: 'snapshots.create' }),
+  v2('POST', '/hubs/:hubId/snapshots/batch', 'snapshots.batchCreate', { fn: [FN('SNAPSHOT', 'CREATE')], acl: HUB_READ, body: 'snapshots.batch' }),
+  v2('GET', '/snapshots/:snapshotId', 'snapshots.get', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('GET', '/snapshots/:snapshotId/content-items/:itemId', 'snapshots.contentItem', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('GET', '/snapshots/:snapshotId/publishing-jobs', 'publishing.listJobs', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('POST', '/snapshots/:snapshotId/publishing-jobs', 'publishing.createJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'snapshots.publishingJob' }),
+  v2('GET', '/publishing-jobs/:jobId', 'publishing.getJob', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/publishing-jobs/:jobId', 'publishing.cancelJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'snapshots.cancelJob' }),
+  v2('POST', '/content-items/:itemId/publish', 'publishing.publishItem', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ }),
+  v2('POST', '/content-items/:itemId/unpublish', 'publishing.unpublishItem', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ }),
+
+  // Webhooks
+  v2('GET', '/hubs/:hubId/webhooks', 'webhooks.list', { fn: [FN('WEBHOOK', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/webhooks', 'webhooks.create', { fn: [FN('WEBHOOK', 'CREATE')], acl: HUB_READ, body: 'webhooks.create' }),
+  v2('GET', '/hubs/:hubId/webhooks/:webhookId', 'webhooks.get', { fn: [FN('WEBHOOK', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/hubs/:hubId/webhooks/:webhookId', 'webhooks.update', { fn: [FN('WEBHOOK', 'EDIT')], acl: HUB_READ, body: 'webhooks.update' }),
+  v2('DELETE', '/hubs/:hubId/webhooks/:webhookId', 'webhooks.remove', { fn: [FN('WEBHOOK', 'DELETE')], acl: HUB_READ }),
+  v2('GET', '/hubs/:hubId/webhooks/:webhookId/requests', 'webhooks.requests', { fn: [FN('WEBHOOK', 'READ')], acl: HUB_READ }),
 ];

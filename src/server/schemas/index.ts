@@ -15,6 +15,10 @@ export const schemaFamilies: Record<string, () => Promise<SchemaFamily>> = {
   items: () => import('./items.js'),
   search: () => import('./search.js'),
   workflowStates: () => import('./workflow-states.js'),
+  events: () => import('./events.js'),
+  editions: () => import('./editions.js'),
+  snapshots: () => import('./snapshots.js'),
+  webhooks: () => import('./webhooks.js'),
 };
 
 const loaded = new Map<string, SchemaFamily>();

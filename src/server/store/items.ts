@@ -3,6 +3,8 @@ import { Collection } from './collection.js';
 import { stmt } from './statements.js';
 import { findLinks } from '../content-links.js';
 import { searchRow } from './search-text.js';
+import { enqueueEvent } from './webhooks.js';
+import { newUuid } from '../ids.js';
 
 export interface ItemMeta {
   schema: string;
@@ -82,12 +84,42 @@ export const items = (db: Db) =>
     ITEM_SORT_COLUMNS,
   );
 
+/** What a new item takes from its creator; the rest starts at its defaults (version 1, ACTIVE, no key). */
+export type NewItemFields = Pick<ContentItem, 'body' | 'label' | 'folderId' | 'locale' | 'assignees'> & Partial<Pick<ContentItem, 'localizationGroupId'>>;
+
+export function newItem(
+  repo: { id: string; hubId: string },
+  fields: NewItemFields,
+  stamp: { createdBy: string; createdDate: string; lastModifiedBy: string; lastModifiedDate: string },
+  id = newUuid(),
+): ContentItem {
+  return {
+    id,
+    hubId: repo.hubId,
+    contentRepositoryId: repo.id,
+    ...fields,
+    ...(fields.assignees.length ? { assignedDate: stamp.createdDate } : {}),
+    version: 1,
+    status: 'ACTIVE',
+    deliveryKey: null,
+    deliveryId: id,
+    publishingStatus: 'NONE',
+    validationState: 'VALID',
+    ...stamp,
+  };
+}
+
 /**
  * Writes an item and everything derived from it: the version row (each change makes one),
  * the outgoing content links, and the full-text row. Call inside the request's transaction.
  */
 export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: boolean): ContentItem {
   const table = items(db);
+  const previous = isNew ? undefined : table.get(item.id);
+  // A change after publication leaves the published version behind the latest one.
+  if (item.publishingStatus === 'LATEST' && item.lastPublishedVersion !== undefined && item.version > item.lastPublishedVersion) {
+    item = { ...item, publishingStatus: 'EARLY' };
+  }
   if (isNew) table.insert(item);
   else table.update(item);
   stmt(db, 'INSERT OR REPLACE INTO content_item_versions (item_id, version, action, created_by, created_date, data) VALUES (?, ?, ?, ?, ?, ?)').run(
@@ -102,7 +134,28 @@ export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: b
   const insertLink = stmt(db, 'INSERT OR IGNORE INTO content_links (from_id, to_id) VALUES (?, ?)');
   for (const link of findLinks(item.body)) insertLink.run(item.id, link.id);
   indexItem(db, item);
+  emitItemEvents(db, item, previous);
   return item;
+}
+
+/** Webhook events of an item change: created or updated, plus assigned and workflow changes. */
+function emitItemEvents(db: Db, item: ContentItem, previous: ContentItem | undefined): void {
+  const now = Date.parse(item.lastModifiedDate);
+  const payload = publicItem(item);
+  enqueueEvent(db, item.hubId, previous ? 'content-item.updated' : 'content-item.created', payload, now);
+  if (item.assignees.length && JSON.stringify(item.assignees) !== JSON.stringify(previous?.assignees ?? [])) enqueueEvent(db, item.hubId, 'content-item.assigned', payload, now);
+  if (previous && item.workflow?.state !== previous.workflow?.state) enqueueEvent(db, item.hubId, 'content-item.workflow.updated', payload, now);
+}
+
+/** An item as events and other systems see it: no sandbox-internal fields. */
+export function publicItem(item: ContentItem): Omit<ContentItem, 'hubId' | 'localizationGroupId' | 'lastPublishedVersion'> {
+  const { hubId: _hub, localizationGroupId: _group, lastPublishedVersion: _published, ...fields } = item;
+  return fields;
+}
+
+/** The next version of an item: `changes` applied, version + 1, stamped and saved with its action. */
+export function saveVersion(db: Db, item: ContentItem, changes: Partial<ContentItem>, stamp: { lastModifiedBy: string; lastModifiedDate: string }, action: ItemAction): ContentItem {
+  return saveItem(db, { ...item, ...changes, version: item.version + 1, ...stamp }, action, false);
 }
 
 /** Updates fields that are not a new version (publishing state): no version row, same index. */
@@ -144,9 +197,14 @@ export function itemVersions(db: Db, id: string, page: number, size: number, asc
   };
 }
 
-/** Ids of the items an item links to (directly). */
+/** The active item of a localization group in a locale, if the group has one. */
+export function localizedVariant(db: Db, groupId: string, locale: string): ContentItem | undefined {
+  return items(db).find({ where: "json_extract(data, '$.localizationGroupId') = ? AND locale = ? AND status = 'ACTIVE'", params: [groupId, locale] });
+}
+
+/** Ids of the items an item links to (directly), in the order its body holds them. */
 export function linkedIds(db: Db, id: string): string[] {
-  return stmt(db, 'SELECT to_id FROM content_links WHERE from_id = ?').pluck().all(id) as string[];
+  return stmt(db, 'SELECT to_id FROM content_links WHERE from_id = ? ORDER BY rowid').pluck().all(id) as string[];
 }
 
 /** Ids of the items that link to an item (directly). */

@@ -158,4 +158,88 @@ export const migrations: Migration[] = [
       CREATE INDEX localization_jobs_root ON localization_jobs(root_item_id);
     `,
   },
+  {
+    id: '0003-scheduling',
+    sql: `
+      CREATE TABLE events (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        start TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX events_hub ON events(hub_id, start);
+      CREATE TABLE editions (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+        start TEXT NOT NULL,
+        end TEXT NOT NULL,
+        publishing_status TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX editions_event ON editions(event_id, start);
+      CREATE INDEX editions_hub ON editions(hub_id, start);
+      CREATE TABLE edition_slots (
+        id TEXT PRIMARY KEY,
+        edition_id TEXT NOT NULL REFERENCES editions(id) ON DELETE CASCADE,
+        slot_id TEXT NOT NULL REFERENCES content_items(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (edition_id, slot_id)
+      );
+      CREATE INDEX edition_slots_slot ON edition_slots(slot_id);
+      CREATE TABLE edition_contents (
+        id TEXT PRIMARY KEY,
+        edition_id TEXT NOT NULL REFERENCES editions(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX edition_contents_edition ON edition_contents(edition_id);
+      CREATE TABLE snapshots (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        root_item_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX snapshots_hub ON snapshots(hub_id, created_date);
+      -- The frozen graph of a snapshot: every item (root and descendants) at its version.
+      CREATE TABLE snapshot_items (
+        snapshot_id TEXT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        item_id TEXT NOT NULL REFERENCES content_items(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (snapshot_id, item_id)
+      );
+      CREATE INDEX snapshot_items_item ON snapshot_items(item_id);
+      CREATE TABLE publishing_jobs (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        snapshot_id TEXT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        state TEXT NOT NULL,
+        scheduled_date TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX publishing_jobs_snapshot ON publishing_jobs(snapshot_id, created_date);
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX webhooks_hub ON webhooks(hub_id);
+      -- Every delivery attempt of a webhook; seq orders them for cursor paging.
+      CREATE TABLE webhook_requests (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX webhook_requests_webhook ON webhook_requests(webhook_id, seq);
+    `,
+  },
 ];

@@ -1,0 +1,51 @@
+import type { Db } from '../store/db.js';
+import { items, publicItem, touchItem } from '../store/items.js';
+import { publishingJobs, snapshotItems, snapshots, type PublishingJob } from '../store/snapshots.js';
+import { enqueueEvent } from '../store/webhooks.js';
+
+/**
+ * Marks items published at the given versions: last published version and date, and LATEST
+ * when that is the item's current version (EARLY when newer versions exist). Each publication
+ * notifies content-item.published.
+ */
+export function publishItems(db: Db, hubId: string, entries: readonly { itemId: string; version: number }[], nowMs: number): number {
+  const table = items(db);
+  const date = new Date(nowMs).toISOString();
+  let count = 0;
+  for (const { itemId, version } of entries) {
+    const item = table.get(itemId);
+    if (!item) continue;
+    const published = touchItem(db, {
+      ...item,
+      lastPublishedVersion: version,
+      lastPublishedDate: date,
+      publishingStatus: version >= item.version ? 'LATEST' : 'EARLY',
+    });
+    enqueueEvent(db, hubId, 'content-item.published', { ...publicItem(published), publishedVersion: version }, nowMs);
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Runs a publishing job: publishes its snapshot's items at their snapshot versions, or at the
+ * versions an edition's conflict resolutions chose. A cancelled or finished job does nothing.
+ */
+export function runPublishingJob(db: Db, jobId: string, nowMs: number, versionOverrides: Record<string, number> = {}): PublishingJob | undefined {
+  const jobs = publishingJobs(db);
+  const job = jobs.get(jobId);
+  if (!job || job.state === 'CANCELLED' || job.state === 'COMPLETED' || job.state === 'FAILED') return job;
+  const snapshot = snapshots(db).get(job.snapshotId);
+  const stamp = new Date(nowMs).toISOString();
+  if (!snapshot) {
+    const failed = { ...job, state: 'FAILED' as const, publishErrorStatus: 'SNAPSHOT_NOT_FOUND', lastModifiedDate: stamp };
+    jobs.update(failed);
+    return failed;
+  }
+  const entries = snapshotItems(db, snapshot.id).map((e) => ({ itemId: e.itemId, version: versionOverrides[e.itemId] ?? e.version }));
+  publishItems(db, snapshot.hubId, entries, nowMs);
+  const completed = { ...job, state: 'COMPLETED' as const, lastModifiedDate: stamp };
+  jobs.update(completed);
+  enqueueEvent(db, snapshot.hubId, 'snapshot.published', { snapshot: { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type }, publishingJobId: job.id, editionId: job.editionId }, nowMs);
+  return completed;
+}

@@ -1,0 +1,2 @@
+// Handlers of this family: see routes/table.ts for the operations it serves.
+export {};

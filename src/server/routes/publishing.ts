@@ -1,0 +1,90 @@
+import { accepted, created, noContent, ok, type RequestContext } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import { pageOf, pageRequest } from '../hal.js';
+import { newId } from '../ids.js';
+import { loadItem } from '../load.js';
+import { touchItem } from '../store/items.js';
+import { createSnapshot, publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
+import { isCancellable, renderPublishingJob } from '../resources/snapshot.js';
+import type { Input } from '../validate.js';
+import type * as bodies from '../schemas/snapshots.js';
+import { TASK } from '../jobs/kinds.js';
+
+export function listJobs(ctx: RequestContext) {
+  const snapshot = loadSnapshot(ctx);
+  const req = pageRequest(ctx, ['createdDate', 'scheduledDate', 'state'], [{ field: 'createdDate', dir: 'desc' }]);
+  return ok(pageOf(ctx, 'publishing-jobs', publishingJobs(ctx.db).page({ where: 'snapshot_id = ?', params: [snapshot.id] }, req), req, (j) => renderPublishingJob(ctx, j)));
+}
+
+/** A job that publishes the snapshot at scheduledDate (on the sandbox clock). */
+export function createJob(ctx: RequestContext) {
+  const snapshot = loadSnapshot(ctx);
+  const { scheduledDate } = ctx.body<Input<typeof bodies.publishingJob>>();
+  const job = schedule(ctx, snapshot, Date.parse(scheduledDate));
+  return created(renderPublishingJob(ctx, job), ctx.href(`/publishing-jobs/${job.id}`));
+}
+
+export function getJob(ctx: RequestContext) {
+  return ok(renderPublishingJob(ctx, loadJob(ctx)));
+}
+
+export function cancelJob(ctx: RequestContext) {
+  const job = loadJob(ctx);
+  if (!isCancellable(job)) {
+    throw conflict(`Publishing job ${job.id} is ${job.state} and can no longer be cancelled`, { code: 'JOB_NOT_CANCELLABLE', entity: 'PublishingJob', property: 'state', invalidValue: job.state });
+  }
+  const cancelled: PublishingJob = { ...job, state: 'CANCELLED', lastModifiedDate: ctx.nowIso() };
+  publishingJobs(ctx.db).update(cancelled);
+  ctx.service.scheduler.cancel(TASK.publishingJob, job.id);
+  return ok(renderPublishingJob(ctx, cancelled), ctx.href(`/publishing-jobs/${job.id}`));
+}
+
+/** Publishes an item now: a snapshot of it and its linked content, and a job that runs at once. */
+export function publishItem(ctx: RequestContext) {
+  const item = loadItem(ctx);
+  if (item.status !== 'ACTIVE') throw conflict(`Content item ${item.id} is archived`, { code: 'ITEM_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
+  const snapshot = createSnapshot(ctx.db, { hubId: item.hubId, rootId: item.id, comment: `Publish ${item.label}`, createdFrom: 'content-item', type: 'SYSTEM', createdBy: ctx.principal.clientId, now: ctx.now() });
+  const job = schedule(ctx, snapshot, ctx.now());
+  return accepted(renderPublishingJob(ctx, job), ctx.href(`/publishing-jobs/${job.id}`));
+}
+
+/** Takes an item out of publication. */
+export function unpublishItem(ctx: RequestContext) {
+  const item = loadItem(ctx);
+  touchItem(ctx.db, { ...item, publishingStatus: 'UNPUBLISHED' });
+  return noContent(ctx.href(`/content-items/${item.id}`));
+}
+
+function schedule(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {
+  const stamp = ctx.nowIso();
+  const job: PublishingJob = {
+    id: newId(ctx.now()),
+    hubId: snapshot.hubId,
+    snapshotId: snapshot.id,
+    editionId: null,
+    state: at > ctx.now() ? 'WAITING' : 'CREATED',
+    scheduledDate: new Date(at).toISOString(),
+    createdBy: ctx.principal.clientId,
+    createdDate: stamp,
+    lastModifiedDate: stamp,
+  };
+  publishingJobs(ctx.db).insert(job);
+  ctx.service.scheduler.enqueue(TASK.publishingJob, job.id, at);
+  return job;
+}
+
+function loadSnapshot(ctx: RequestContext): Snapshot {
+  const id = ctx.params.snapshotId!;
+  const snapshot = snapshots(ctx.db).get(id);
+  if (!snapshot) throw notFound('Snapshot', id);
+  ctx.authorize({ hubId: snapshot.hubId }, 'Snapshot', id);
+  return snapshot;
+}
+
+function loadJob(ctx: RequestContext): PublishingJob {
+  const id = ctx.params.jobId!;
+  const job = publishingJobs(ctx.db).get(id);
+  if (!job) throw notFound('PublishingJob', id);
+  ctx.authorize({ hubId: job.hubId }, 'PublishingJob', id);
+  return job;
+}

@@ -1,0 +1,2 @@
+// Body schemas of this family: see routes/table.ts (body: '<family>.<name>').
+export {};

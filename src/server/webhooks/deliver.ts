@@ -1,0 +1,104 @@
+import { createHmac } from 'node:crypto';
+import type { Service } from '../service.js';
+import type { Task } from '../jobs/scheduler.js';
+import { newId } from '../ids.js';
+import { stmt } from '../store/statements.js';
+import { readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
+
+/** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
+export const MAX_ATTEMPTS = 5;
+export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
+const TIMEOUT_MS = 10_000;
+const MAX_LOGGED_BODY = 4_000;
+
+export const SIGNATURE_HEADER = 'X-Webhook-Signature';
+
+/** The body a webhook sends: its custom payload template, or the event as JSON {id, name, hubId, createdDate, payload}. */
+export function renderBody(hook: Webhook, event: Delivery['event']): { body: string; contentType: string } {
+  if (hook.customPayload?.value) return { body: renderTemplate(hook.customPayload.value, event), contentType: 'application/json' };
+  return { body: JSON.stringify(event), contentType: 'application/json' };
+}
+
+/**
+ * A subset of Handlebars for custom payloads: {{path}} and {{{path}}} are replaced with the value
+ * at that path of the event (strings as they are, anything else as JSON).
+ */
+export function renderTemplate(template: string, event: Delivery['event']): string {
+  return template.replace(/\{\{\{\s*([\w.$[\]-]+)\s*\}\}\}|\{\{\s*([\w.$[\]-]+)\s*\}\}/g, (_, triple?: string, double?: string) => {
+    const path = (triple ?? double)!;
+    const v = readJsonPath(event, path);
+    if (v === undefined || v === null) return '';
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
+
+/** One delivery attempt: sends, records the attempt, and schedules the next one after a 5xx or a network error. */
+export async function run(service: Service, task: Task): Promise<void> {
+  const delivery = JSON.parse(task.payload) as Delivery;
+  const hook = webhooks(service.db).get(delivery.webhookId);
+  if (!hook || !hook.active) return;
+  const { body, contentType } = renderBody(hook, delivery.event);
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'user-agent': 'cms-sandbox-webhooks/1',
+    'x-webhook-event': delivery.eventName,
+    'x-webhook-delivery': delivery.deliveryId,
+    'x-webhook-attempt': String(delivery.attempt),
+  };
+  const logged: Record<string, string> = { ...headers };
+  for (const h of hook.headers) {
+    if (h.value === null) continue;
+    headers[h.key.toLowerCase()] = h.value;
+    logged[h.key.toLowerCase()] = h.secret ? '[secret]' : h.value;
+  }
+  if (hook.secret) {
+    headers[SIGNATURE_HEADER.toLowerCase()] = signature(hook.secret, body);
+    logged[SIGNATURE_HEADER.toLowerCase()] = headers[SIGNATURE_HEADER.toLowerCase()]!;
+  }
+
+  const started = Date.now();
+  let status: number | null = null;
+  let responseBody: string | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(delivery.url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+    status = res.status;
+    responseBody = (await res.text()).slice(0, MAX_LOGGED_BODY);
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    error = e.cause?.code ?? e.cause?.message ?? e.message;
+  }
+  if (!service.db.open) return;
+
+  const result: 200 | 202 | 500 = status !== null && status < 300 ? 200 : status !== null && status < 500 ? 202 : 500;
+  const retry = result === 500 && delivery.attempt < MAX_ATTEMPTS;
+  const now = service.clock.now();
+  const retryAt = retry ? now + RETRY_DELAYS_MS[delivery.attempt - 1]! : null;
+  service.db.transaction(() => {
+    recordRequest(service.db, {
+      id: newId(now),
+      webhookId: hook.id,
+      deliveryId: delivery.deliveryId,
+      eventName: delivery.eventName,
+      attempt: delivery.attempt,
+      url: delivery.url,
+      method: hook.method,
+      requestHeaders: logged,
+      requestBody: body.slice(0, MAX_LOGGED_BODY),
+      responseStatus: status,
+      responseBody,
+      result,
+      error,
+      durationMs: Date.now() - started,
+      retryScheduledFor: retryAt === null ? null : new Date(retryAt).toISOString(),
+      createdDate: new Date(now).toISOString(),
+    });
+    if (retryAt !== null) {
+      stmt(service.db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)").run(hook.id, retryAt, JSON.stringify({ ...delivery, attempt: delivery.attempt + 1 }));
+    }
+  })();
+}
+
+export const async = true;
