@@ -43,11 +43,12 @@ export class RequestContext {
   constructor(
     readonly service: Service,
     readonly req: Request,
+    url: URL,
     readonly route: RouteDef,
     readonly params: Record<string, string>,
     readonly bodyText: string,
   ) {
-    this.url = new URL(req.url);
+    this.url = url;
     this.origin = this.url.origin;
     this.base = `${this.origin}/v2/content`;
     this.query = this.url.searchParams;

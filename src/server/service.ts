@@ -9,7 +9,8 @@ import { acceptsJson, assertJsonContentType } from './body.js';
 import { SandboxClock } from './jobs/clock-store.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { Principal } from './auth/principal.js';
-import { verifyToken } from './auth/tokens.js';
+import { verifyToken, type TokenClaims } from './auth/tokens.js';
+import type { Statement } from 'better-sqlite3';
 import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
 
@@ -35,6 +36,13 @@ export class Service {
   private readonly router = new Router(routes);
   private readonly byOp = new Map<string, RouteDef>();
   private readonly key: Buffer;
+  /** Verified tokens (signature and claims), so a repeated token costs no HMAC. */
+  private readonly verified = new Map<string, TokenClaims>();
+  /** Principals by client id, valid until the data changes. */
+  private readonly principals = new Map<string, Principal | null>();
+  private readonly dataVersion: Statement;
+  private seenDataVersion = -1;
+  private changedHere = true;
 
   constructor(readonly options: ServiceOptions) {
     this.db = openDatabase({ dataDir: options.dataDir });
@@ -43,6 +51,32 @@ export class Service {
     this.key = signingKey(this.db);
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? (Number(process.env.CMS_SANDBOX_TOKEN_TTL) || 300);
     for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
+    this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** Records that this process changed the data: cached state is re-read on the next request. */
+  markChanged(): void {
+    this.changedHere = true;
+  }
+
+  /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
+  async tick(): Promise<void> {
+    this.syncCaches();
+    await this.scheduler.runDue();
+  }
+
+  /**
+   * Cached state (clock, principals, when work is next due) stays valid until the data changes:
+   * here (markChanged) or in another process on the same directory (SQLite's data_version).
+   */
+  private syncCaches(): void {
+    const version = this.dataVersion.get() as number;
+    if (version === this.seenDataVersion && !this.changedHere) return;
+    this.seenDataVersion = version;
+    this.changedHere = false;
+    this.clock.refresh();
+    this.principals.clear();
+    this.scheduler.forgetNextDue();
   }
 
   get signingKey(): Buffer {
@@ -79,8 +113,8 @@ export class Service {
     const text = BODY_METHODS.has(req.method) ? await readBody(req) : '';
     if (route.op !== 'oauth.issueToken') assertJsonContentType(req.headers.get('content-type'), text);
 
-    this.clock.refresh();
-    const ctx = new RequestContext(this, req, route, params, text);
+    this.syncCaches();
+    const ctx = new RequestContext(this, req, url, route, params, text);
     if (!route.public) this.authenticate(ctx);
     if (route.sandboxAdmin && !ctx.principal.admin) {
       throw forbidden('Only the sandbox admin client may use the /__sandbox endpoints', { code: 'ACCESS_DENIED' });
@@ -98,26 +132,47 @@ export class Service {
     if (route.body) ctx.input = await validateBody(route.body, ctx.json() ?? {});
 
     const handler = await loadHandler(route);
-    if (route.async) return handler(ctx);
+    if (route.async) {
+      this.markChanged();
+      return handler(ctx);
+    }
     const run = this.db.transaction(() => {
       const reply = handler(ctx) as Reply;
       if (route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${route.op} did not apply its ACL requirements`);
       return reply;
     });
-    return req.method === 'GET' ? run() : run.immediate();
+    if (req.method === 'GET') return run();
+    try {
+      return run.immediate();
+    } finally {
+      this.markChanged();
+    }
   }
 
   private authenticate(ctx: RequestContext): void {
     const header = ctx.req.headers.get('authorization');
     const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Full authentication is required to access this resource');
-    const check = verifyToken(this.key, m[1]!, this.clock.now());
-    if (!check.ok) {
-      throw unauthorized(
-        check.reason === 'expired' ? 'The access token has expired; request a new one' : check.reason === 'undecodable' ? 'The access token could not be decoded' : 'The access token is not valid',
-      );
+    const token = m[1]!;
+    let claims = this.verified.get(token);
+    if (!claims) {
+      const check = verifyToken(this.key, token, this.clock.now());
+      if (!check.ok) {
+        throw unauthorized(
+          check.reason === 'expired' ? 'The access token has expired; request a new one' : check.reason === 'undecodable' ? 'The access token could not be decoded' : 'The access token is not valid',
+        );
+      }
+      claims = check.claims;
+      if (this.verified.size >= 1000) this.verified.clear();
+      this.verified.set(token, claims);
     }
-    const principal = Principal.load(this.db, check.claims.sub);
+    // Expiry follows the sandbox clock, which may have moved since the token was first seen.
+    if (claims.exp * 1000 <= this.clock.now()) throw unauthorized('The access token has expired; request a new one');
+    let principal = this.principals.get(claims.sub);
+    if (principal === undefined) {
+      principal = Principal.load(this.db, claims.sub);
+      this.principals.set(claims.sub, principal);
+    }
     if (!principal) throw unauthorized('The access token is not valid');
     ctx.principal = principal;
   }

@@ -23,6 +23,8 @@ const BATCH = 200;
  */
 export class Scheduler {
   private pass: Promise<void> | null = null;
+  /** When work is next due (sandbox time) and when a lease next expires (real time); null: unknown. */
+  private next: { dueAt: number; leaseAt: number } | null = null;
   private readonly inflight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
 
@@ -42,7 +44,13 @@ export class Scheduler {
     return stmt(this.db, "UPDATE tasks SET state = 'cancelled' WHERE kind = ? AND ref = ? AND state = 'pending'").run(kind, ref).changes;
   }
 
+  /** Forgets when work is next due: the tasks may have changed. */
+  forgetNextDue(): void {
+    this.next = null;
+  }
+
   runDue(): Promise<void> {
+    if (this.next && this.service.clock.now() < this.next.dueAt && Date.now() < this.next.leaseAt) return Promise.resolve();
     this.pass ??= this.runPass().finally(() => {
       this.pass = null;
     });
@@ -50,6 +58,7 @@ export class Scheduler {
   }
 
   private async runPass(): Promise<void> {
+    let ran = false;
     for (;;) {
       const now = this.service.clock.now();
       const due = stmt(
@@ -58,7 +67,8 @@ export class Scheduler {
          WHERE (state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)
          ORDER BY due_at, id LIMIT ${BATCH}`,
       ).all(now, Date.now()) as Task[];
-      if (!due.length) return;
+      if (!due.length) break;
+      ran = true;
       for (const task of due) {
         const mod = await taskKinds[task.kind]?.();
         if (!mod) {
@@ -68,8 +78,12 @@ export class Scheduler {
         if (mod.async) this.startAsync(task, mod);
         else this.runSync(task, mod);
       }
-      if (due.length < BATCH) return;
+      if (due.length < BATCH) break;
     }
+    if (ran) this.service.markChanged();
+    const dueAt = stmt(this.db, "SELECT min(due_at) FROM tasks WHERE state = 'pending'").pluck().get() as number | null;
+    const leaseAt = stmt(this.db, "SELECT min(lease_until) FROM tasks WHERE state = 'running'").pluck().get() as number | null;
+    this.next = { dueAt: dueAt ?? Infinity, leaseAt: leaseAt ?? Infinity };
   }
 
   private runSync(task: Task, mod: TaskModule): void {
@@ -101,7 +115,10 @@ export class Scheduler {
         (err) => void stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(String((err as Error)?.message ?? err), task.id),
       )
       .catch(() => undefined)
-      .finally(() => this.inflight.delete(p));
+      .finally(() => {
+        this.inflight.delete(p);
+        this.service.markChanged();
+      });
     this.inflight.add(p);
   }
 
@@ -110,8 +127,7 @@ export class Scheduler {
     if (this.timer) return;
     this.timer = setInterval(() => {
       if (!this.db.open) return;
-      this.service.clock.refresh();
-      this.runDue().catch((err) => this.service.options.onError?.(err, new Request('http://scheduler.local/')));
+      this.service.tick().catch((err) => this.service.options.onError?.(err, new Request('http://scheduler.local/')));
     }, intervalMs);
     this.timer.unref();
   }
