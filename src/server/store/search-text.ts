@@ -3,7 +3,7 @@ import type { ContentItem } from './items.js';
 // What the full-text index holds for an item, and the token rules the query side must share.
 // Tokens are what SQLite's unicode61 tokenizer makes: letters and digits, case and diacritics
 // folded. Field-qualified tokens are `<field>__<word>`, the field being a body property name
-// (or label, status, locale, schema, name), folded the same way.
+// (or label, status, locale, schema, deliveryKey, contentRepositoryId, folderId), folded the same way.
 
 export function tokens(text: string): string[] {
   return text
@@ -51,6 +51,9 @@ export function searchRow(item: ContentItem): SearchRow {
   if (item.locale) addField('locale', item.locale);
   addField('schema', item.body._meta.schema);
   if (item.deliveryKey) addField('deliveryKey', item.deliveryKey);
+  // Clients of the hosted service scope searches with contentRepositoryId:"…" folderId:"…".
+  addField('contentRepositoryId', item.contentRepositoryId);
+  if (item.folderId) addField('folderId', item.folderId);
   // '_' is a token of its own (the tokenizer keeps underscores) that no query produces, so a
   // quoted phrase cannot match across two different values.
   return { label: item.label, body: texts.join(' _ '), fields: fielded.join(' _ ') };
