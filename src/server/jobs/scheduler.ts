@@ -15,6 +15,7 @@ export interface Task {
 /** How long a process may hold an asynchronous task before another may take it over. */
 const LEASE_MS = 60_000;
 const BATCH = 200;
+const MAX_ROUNDS = 50;
 
 /**
  * Runs due tasks in order (due time, then creation). Synchronous tasks (publishing, localization,
@@ -59,7 +60,9 @@ export class Scheduler {
 
   private async runPass(): Promise<void> {
     let ran = false;
-    for (;;) {
+    // Work can make more work due now (a publication enqueues its webhook deliveries): keep
+    // going until nothing is due, with a bound so a task that re-enqueues itself cannot spin.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       const now = this.service.clock.now();
       const due = stmt(
         this.db,
@@ -78,7 +81,6 @@ export class Scheduler {
         if (mod.async) this.startAsync(task, mod);
         else this.runSync(task, mod);
       }
-      if (due.length < BATCH) break;
     }
     if (ran) this.service.markChanged();
     const dueAt = stmt(this.db, "SELECT min(due_at) FROM tasks WHERE state = 'pending'").pluck().get() as number | null;
@@ -140,6 +142,8 @@ export class Scheduler {
   /** Resolves when background work has settled, or after timeoutMs. */
   async idle(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    // Start whatever is due first: a CLI process must not exit with a delivery it could send.
+    if (this.db.open) await this.service.tick();
     while (this.inflight.size && Date.now() < deadline) {
       await Promise.race([Promise.allSettled([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
     }

@@ -1,0 +1,20 @@
+import { defineCommand } from '../../cli/define.js';
+import { resolveDate } from '../../cli/dates.js';
+import { UsageError } from '../../core/errors.js';
+import { item } from '../../output/result.js';
+
+export default defineCommand<{ snapshot?: string; at?: string }>({
+  summary: 'Schedule the publication of a snapshot',
+  description: 'Creates a publishing job that publishes the snapshot (its root item and everything it links to, at their frozen versions) at the given time on the service clock.',
+  examples: ['cms job create --snapshot 5f1a2b3c4d5e6f7a8b9c0d1e --at 2026-12-24T09:00:00Z', 'cms job create --snapshot 5f1a2b3c4d5e6f7a8b9c0d1e --at +2h'],
+  options: [
+    { flags: '--snapshot <id>', description: 'snapshot to publish' },
+    { flags: '--at <date>', description: 'ISO date-time, or +<duration> from now (+90m, +2h, +1d); default now' },
+  ],
+  async run(ctx, _args, opts) {
+    if (!opts.snapshot) throw new UsageError('Give --snapshot <id>');
+    const client = await ctx.client();
+    const scheduledDate = await resolveDate(client, opts.at ?? '+0s', '--at');
+    return item(await client.post(`/snapshots/${opts.snapshot}/publishing-jobs`, { scheduledDate }));
+  },
+});

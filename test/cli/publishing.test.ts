@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliHome } from '../helpers/cli.js';
+import { Receiver } from '../helpers/receiver.js';
+
+/** Sets up a hub with a repository, an assigned type and one item, through `cms api`. */
+async function seed(home: CliHome) {
+  const api = async (method: string, path: string, body: unknown) => {
+    const res = await home.run(['api', method, path, '--input', '-'], { input: JSON.stringify(body) });
+    if (res.exitCode !== 0) throw new Error(`${method} ${path}: ${res.stderr}`);
+    return res.stdout ? JSON.parse(res.stdout) : undefined;
+  };
+  const hub = await api('POST', '/hubs', { name: 'pub', label: 'Publishing' });
+  const repo = await api('POST', `/hubs/${hub.id}/content-repositories`, { name: 'content', label: 'Content' });
+  const uri = 'https://schemas.example.com/page.json';
+  const doc = { $schema: 'https://schemas.example.com/cms/schema/v1/schema#', id: uri, type: 'object', allOf: [{ $ref: 'https://schemas.example.com/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
+  await api('POST', `/hubs/${hub.id}/content-type-schemas`, { schemaId: uri, body: JSON.stringify(doc), validationLevel: 'CONTENT_TYPE' });
+  const type = await api('POST', `/hubs/${hub.id}/content-types`, { contentTypeUri: uri, settings: { label: 'Page' } });
+  await api('POST', `/content-repositories/${repo.id}/content-types`, { contentTypeId: type.id });
+  const item = await api('POST', `/content-repositories/${repo.id}/content-items`, { label: 'Home page', body: { _meta: { schema: uri }, title: 'Welcome' } });
+  return { api, hub, repo, item };
+}
+
+describe('cms sandbox clock, job and item publish', () => {
+  const home = new CliHome();
+  let s: Awaited<ReturnType<typeof seed>>;
+  beforeAll(async () => {
+    s = await seed(home);
+  });
+  afterAll(() => home.cleanup());
+
+  it('clock show / set / freeze / advance / resume', async () => {
+    const set = await home.json(['sandbox', 'clock', 'set', '2030-01-01T00:00:00Z']);
+    expect(Date.parse(set.now)).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'));
+    const frozen = await home.json(['sandbox', 'clock', 'freeze']);
+    expect(frozen.frozen).toBe(true);
+    const advanced = await home.json(['sandbox', 'clock', 'advance', '90m']);
+    expect(Date.parse(advanced.now) - Date.parse(frozen.now)).toBe(90 * 60_000);
+    const shown = await home.json(['sandbox', 'clock', 'show']);
+    expect(shown.now).toBe(advanced.now);
+    const resumed = await home.json(['sandbox', 'clock', 'resume']);
+    expect(resumed.frozen).toBe(false);
+    const bad = await home.run(['sandbox', 'clock', 'advance', 'soon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('not a duration');
+    expect((await home.run(['sandbox', 'clock', 'set', 'tomorrow'])).exitCode).toBe(2);
+  });
+
+  it('item publish --wait completes the job and marks the item published', async () => {
+    const job = await home.json(['item', 'publish', s.item.id, '--wait']);
+    expect(job.state).toBe('COMPLETED');
+    const item = await home.json(['api', 'GET', `/content-items/${s.item.id}`]);
+    expect(item.publishingStatus).toBe('LATEST');
+  });
+
+  it('job create --at +2h waits on the sandbox clock; job wait times out with exit 8, then completes after the clock moves', async () => {
+    const snapshot = await s.api('POST', `/hubs/${s.hub.id}/snapshots`, { comment: 'cli', createdFrom: 'content-item', type: 'USER', contentRoot: s.item.id });
+    const job = await home.json(['job', 'create', '--snapshot', snapshot.id, '--at', '+2h']);
+    expect(job.state).toBe('WAITING');
+    const timedOut = await home.run(['job', 'wait', job.id, '--timeout', '1s', '--interval', '200ms']);
+    expect(timedOut.exitCode).toBe(8);
+    expect(timedOut.stderr).toContain('still WAITING');
+    expect((await home.run(['sandbox', 'clock', 'advance', '3h'])).exitCode).toBe(0);
+    const done = await home.json(['job', 'wait', job.id, '--timeout', '10s']);
+    expect(done.state).toBe('COMPLETED');
+    const listed = await home.run(['job', 'list', '--snapshot', snapshot.id, '--query', '[].state']);
+    expect(listed.stdout).toBe('COMPLETED\n');
+  });
+
+  it('job cancel, then wait exits 1 naming the state; bad durations are usage errors', async () => {
+    const snapshot = await s.api('POST', `/hubs/${s.hub.id}/snapshots`, { comment: 'cli', createdFrom: 'content-item', type: 'USER', contentRoot: s.item.id });
+    const job = await home.json(['job', 'create', '--snapshot', snapshot.id, '--at', '+1d']);
+    expect((await home.json(['job', 'cancel', job.id])).state).toBe('CANCELLED');
+    const waited = await home.run(['job', 'wait', job.id]);
+    expect(waited.exitCode).toBe(1);
+    expect(waited.stderr).toContain('ended CANCELLED');
+    expect((await home.run(['job', 'cancel', job.id])).exitCode).toBe(1);
+    expect((await home.run(['job', 'wait', job.id, '--timeout', 'forever'])).exitCode).toBe(2);
+    expect((await home.run(['job', 'create', '--snapshot', snapshot.id, '--at', 'next week'])).exitCode).toBe(2);
+  });
+});
+
+describe('cms webhook', () => {
+  const home = new CliHome();
+  let receiver: Receiver;
+  let s: Awaited<ReturnType<typeof seed>>;
+  beforeAll(async () => {
+    receiver = await new Receiver().start();
+    s = await seed(home);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    home.cleanup();
+  });
+
+  it('create, list, get, update, requests and delete', async () => {
+    const hook = await home.json([
+      'webhook', 'create', '--label', 'CLI hook', '--event', 'content-item.published', '--handler', `${receiver.url}/cli`,
+      '--secret', 'sign-me', '--header', 'X-Team=web', '--secret-header', 'Authorization=Bearer top-secret',
+    ]);
+    expect(hook.headers).toEqual([
+      { key: 'X-Team', value: 'web', secret: false },
+      { key: 'Authorization', value: null, secret: true },
+    ]);
+    expect((await home.run(['webhook', 'list', '--query', '[].label'])).stdout).toBe('CLI hook\n');
+    const shown = await home.run(['webhook', 'get', hook.id, '-o', 'json']);
+    expect(shown.stdout).not.toContain('top-secret');
+
+    // The delivery leaves before the CLI process exits: nothing else needs to run.
+    expect((await home.run(['item', 'publish', s.item.id, '--wait'])).exitCode).toBe(0);
+    const [delivery] = await receiver.waitFor(1, (r) => r.url === '/cli');
+    expect(delivery!.headers.authorization).toBe('Bearer top-secret');
+    const requests = await home.json(['webhook', 'requests', hook.id]);
+    expect(requests[0]).toMatchObject({ eventName: 'content-item.published', result: 200, attempt: 1 });
+    expect(JSON.stringify(requests)).not.toContain('top-secret');
+
+    const updated = await home.json(['webhook', 'update', hook.id, '--no-active', '--label', 'Paused']);
+    expect(updated).toMatchObject({ active: false, label: 'Paused' });
+    expect((await home.run(['webhook', 'update', hook.id])).exitCode).toBe(2);
+    expect((await home.run(['webhook', 'delete', hook.id])).exitCode).toBe(2);
+    expect((await home.run(['webhook', 'delete', hook.id, '--yes'])).exitCode).toBe(0);
+    expect((await home.run(['webhook', 'get', hook.id])).exitCode).toBe(1);
+  });
+
+  it('invalid webhooks are refused with the property named (exit 2)', async () => {
+    const res = await home.run(['webhook', 'create', '--label', 'bad', '--event', 'no.such.event', '--handler', 'not-a-url']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain('events.0');
+    expect(res.stderr).toContain('handlers.0');
+  });
+});
