@@ -4,6 +4,7 @@ import type { Task } from '../jobs/scheduler.js';
 import { newId } from '../ids.js';
 import { stmt } from '../store/statements.js';
 import { readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
+import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
 export const MAX_ATTEMPTS = 5;
@@ -63,9 +64,15 @@ export async function run(service: Service, task: Task): Promise<void> {
   let responseBody: string | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(delivery.url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
-    status = res.status;
-    responseBody = (await res.text()).slice(0, MAX_LOGGED_BODY);
+    if (delivery.url.startsWith(INTERNAL_SCHEME)) {
+      const answer = await deliverInternally(service, delivery, body);
+      status = answer.status;
+      responseBody = answer.body.slice(0, MAX_LOGGED_BODY);
+    } else {
+      const res = await fetch(delivery.url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+      status = res.status;
+      responseBody = (await res.text()).slice(0, MAX_LOGGED_BODY);
+    }
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     error = e.cause?.code ?? e.cause?.message ?? e.message;
