@@ -224,15 +224,15 @@ export const routes: RouteDef[] = [
   v2('PATCH', '/editions/:editionId', 'editions.update', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.update' }),
   v2('DELETE', '/editions/:editionId', 'editions.remove', { fn: [FN('EDITION', 'DELETE')], acl: HUB_READ }),
   v2('POST', '/editions/:editionId/archive', 'editions.archive', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
-  v2('POST', '/editions/:editionId/schedule', 'editions.schedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ, body: 'editions.schedule' }),
-  v2('DELETE', '/editions/:editionId/schedule', 'editions.unschedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/schedule', 'editionScheduling.schedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ, body: 'editions.schedule' }),
+  v2('DELETE', '/editions/:editionId/schedule', 'editionScheduling.unschedule', { fn: [FN('EDITION', 'SCHEDULE')], acl: HUB_READ }),
   v2('POST', '/editions/:editionId/preview', 'editions.createPreview', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.preview' }),
   v2('GET', '/editions/:editionId/preview', 'editions.getPreview', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
   v2('DELETE', '/editions/:editionId/preview', 'editions.deletePreview', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ }),
-  v2('GET', '/editions/:editionId/conflicts', 'editions.conflicts', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
-  v2('GET', '/editions/:editionId/conflicts/findByIdAndVersion', 'editions.conflict', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
-  v2('POST', '/editions/:editionId/conflicts/resolve', 'editions.resolveConflicts', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.resolve' }),
-  v2('GET', '/editions/:editionId/slot-collisions', 'editions.slotCollisions', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('GET', '/editions/:editionId/conflicts', 'editionScheduling.conflicts', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('GET', '/editions/:editionId/conflicts/findByIdAndVersion', 'editionScheduling.conflict', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/editions/:editionId/conflicts/resolve', 'editionScheduling.resolveConflicts', { fn: [FN('EDITION', 'EDIT')], acl: HUB_READ, body: 'editions.resolve' }),
+  v2('GET', '/editions/:editionId/slot-collisions', 'editionScheduling.slotCollisions', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
 
   // Edition content (snapshots associated with an edition directly)
   v2('GET', '/editions/:editionId/contents', 'editionContents.list', { fn: [FN('EDITION', 'READ')], acl: HUB_READ }),
@@ -268,4 +268,10 @@ export const routes: RouteDef[] = [
   v2('PATCH', '/hubs/:hubId/webhooks/:webhookId', 'webhooks.update', { fn: [FN('WEBHOOK', 'EDIT')], acl: HUB_READ, body: 'webhooks.update' }),
   v2('DELETE', '/hubs/:hubId/webhooks/:webhookId', 'webhooks.remove', { fn: [FN('WEBHOOK', 'DELETE')], acl: HUB_READ }),
   v2('GET', '/hubs/:hubId/webhooks/:webhookId/requests', 'webhooks.requests', { fn: [FN('WEBHOOK', 'READ')], acl: HUB_READ }),
+
+  // Search indexes (issue 5): routes go here
+
+  // Bulk jobs, administration and extensions (issue 5): routes go here
+
+  // Integrations and virtual staging (issue 5): routes go here
 ];
