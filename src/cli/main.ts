@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     const verb = (await import(new URL(`../${spec.module}`, import.meta.url).href)).default;
     const out = await verb.run(ctx, args, opts);
     await render(out, { format: g.output, query: g.query }, ctx.io);
+    if (out?.failure) throw out.failure;
   }, argv);
 
   try {

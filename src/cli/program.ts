@@ -59,7 +59,6 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
   const isOpen = (parentPath: string[]) => parentPath.length <= selected.length && parentPath.every((p, i) => p === selected[i]);
   const program = new Command('cms')
     .description('Content operations for the hosted content management service, with an embedded sandbox of the whole service.')
-    .version(manifest.version, '-V, --version', 'print the version')
     .option('--profile <name>', 'use a saved profile (see cms profile list)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table'))
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression')
@@ -71,6 +70,9 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     .showSuggestionAfterError(true)
     .exitOverride();
   program.configureHelp({ sortSubcommands: false });
+  // The root answers --version only when no noun is named: commander would take a verb's own
+  // --version (cms item update --version 3) for the root's.
+  if (!selected.length) program.version(manifest.version, '-V, --version', 'print the version');
 
   const byPath = new Map<string, CommandType>([['', program]]);
   const groupFor = (path: string[]): CommandType => {

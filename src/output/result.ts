@@ -1,4 +1,5 @@
 // What a command returns; src/output/render.ts prints it. Commands never print data themselves.
+import type { CliError } from '../core/errors.js';
 
 export interface Column {
   header: string;
@@ -6,19 +7,25 @@ export interface Column {
   value: string | ((row: any) => unknown);
 }
 
-export type Output =
+export type Output = (
   /** raw: printed as the service sent it (with _links), as JSON even in table mode (cms api). */
   | { kind: 'item'; data: unknown; columns?: Column[]; raw?: boolean }
   | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[]; limit?: number }
   /** Text printed as it is (rendered HTML, completion scripts, help). */
   | { kind: 'text'; text: string }
   /** A confirmation for people (stderr on a terminal, nothing when piped); data optional. */
-  | { kind: 'done'; message: string; data?: unknown };
+  | { kind: 'done'; message: string; data?: unknown }
+) & {
+  /** Reported (and its exit code used) after the data is printed: a bulk run where some entries failed. */
+  failure?: CliError;
+};
 
 export const item = (data: unknown, columns?: Column[]): Output => ({ kind: 'item', data, columns });
 export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], limit?: number): Output => ({ kind: 'list', items, columns, limit });
 export const text = (t: string): Output => ({ kind: 'text', text: t });
 export const done = (message: string, data?: unknown): Output => ({ kind: 'done', message, data });
+/** Prints `out`, then fails with `failure` (its message on stderr, its exit code). */
+export const failing = (out: Output, failure: CliError): Output => ({ ...out, failure });
 
 /** Column shorthand: col('id'), col('Label', 'settings.label'). */
 export function col(header: string, value?: Column['value']): Column {

@@ -1,16 +1,18 @@
-import type { RequestContext } from './context.js';
-import { badRequest, validationFailed } from './errors.js';
+import type { RequestContext, Scope } from './context.js';
+import { badRequest, conflict, forbidden, serviceError, validationFailed } from './errors.js';
 import { SchemaDocumentError, compile, validate } from './json-schema.js';
 import { contentTypes, type ContentType } from './store/content-types.js';
 import { folders } from './store/folders.js';
-import { hubs } from './store/hubs.js';
+import { HUB_MODULES, hubs } from './store/hubs.js';
+import { items, type ContentItem } from './store/items.js';
 import type { Repository } from './store/repositories.js';
 import { findSchemaDocument } from './store/schemas.js';
+import type { Db } from './store/db.js';
 
 // The rules every path that writes an item body applies (create, update, copy, bulk, import).
 
 /** The content type named by body._meta.schema, which must be active and assigned to the repository. */
-export function assignedType(ctx: RequestContext, repo: Repository, schemaUri: unknown): ContentType {
+export function assignedType(ctx: Pick<RequestContext, 'db'>, repo: Repository, schemaUri: unknown): ContentType {
   if (typeof schemaUri !== 'string' || !schemaUri) {
     throw badRequest('body._meta.schema is required: the content type URI of the item', { code: 'VALIDATION_FAILED', entity: 'ContentItem', property: 'body._meta.schema', invalidValue: schemaUri ?? null });
   }
@@ -61,10 +63,90 @@ export function checkLocale(repo: Repository, locale: string | null | undefined)
 }
 
 /** A folder must exist in the same repository. */
-export function checkFolder(ctx: RequestContext, repo: Repository, folderId: string | null | undefined): void {
+export function checkFolder(ctx: Pick<RequestContext, 'db'>, repo: Repository, folderId: string | null | undefined): void {
   if (folderId === null || folderId === undefined) return;
   const folder = folders(ctx.db).get(folderId);
   if (!folder || folder.repositoryId !== repo.id) {
     throw badRequest(`No folder ${folderId} in repository ${repo.name}`, { code: 'FOLDER_NOT_FOUND', entity: 'ContentItem', property: 'folderId', invalidValue: folderId });
   }
+}
+
+/** An item changes only from its current version: a stale one is a conflict (400 where the description says so). */
+export function checkVersion(item: ContentItem, version: number, status = 409): void {
+  if (version === item.version) return;
+  throw serviceError(status, {
+    code: 'VERSION_CONFLICT',
+    entity: 'ContentItem',
+    property: 'version',
+    invalidValue: version,
+    message: `Version ${version} is not the current version of content item ${item.id} (${item.version}); fetch it again and retry`,
+  });
+}
+
+/** An archived item must be unarchived before it changes. */
+export function checkActive(item: ContentItem): void {
+  if (item.status === 'ACTIVE') return;
+  throw conflict(`Content item ${item.id} is archived; unarchive it first`, { code: 'ITEM_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
+}
+
+/**
+ * Applies another operation's permissions (functional and ACL) to a second resource the request
+ * touches: the source of a copy must be readable by the caller.
+ */
+export function authorizeAs(ctx: RequestContext, op: string, scope: Scope, entity: string, id: string): void {
+  const route = ctx.service.routeByOp(op)!;
+  const missing = (route.fn ?? []).find((f) => !ctx.principal.hasFunctional(f));
+  if (missing) throw forbidden(`Access denied: ${entity} ${id} requires the functional permission ${missing}`, { code: 'ACCESS_DENIED', entity, property: 'permission', invalidValue: missing });
+  ctx.authorize(scope, entity, id, route);
+}
+
+const DELIVERY_KEY_CHARS = /^[A-Za-z0-9_/-]+$/;
+const DELIVERY_KEY_MAX = 150;
+
+/**
+ * A delivery key (Content Delivery 2): the hub must have the module, the key must be well
+ * formed, and no other item of the hub may hold it.
+ */
+export function checkDeliveryKey(db: Db, hubId: string, itemId: string, key: string, property = 'deliveryKey'): void {
+  if (!hubs(db).get(hubId)?.modules.includes(HUB_MODULES['content-delivery-2'])) {
+    throw badRequest('Delivery keys need the Content Delivery 2 module; enable it with POST /admin/hubs/{hubId}/modules/content-delivery-2', {
+      code: 'CONTENT_DELIVERY_2_NOT_ENABLED',
+      entity: 'ContentItem',
+      property,
+      invalidValue: key,
+    });
+  }
+  const problem = deliveryKeyProblem(key);
+  if (problem) throw badRequest(`${property}: ${problem}`, { code: 'INVALID_DELIVERY_KEY', entity: 'ContentItem', property, invalidValue: key });
+  const holder = items(db).find({ where: 'hub_id = ? AND delivery_key = ? AND id != ?', params: [hubId, key, itemId] });
+  if (holder) {
+    throw conflict(`Delivery key '${key}' is already used by content item ${holder.id} in this hub`, { code: 'DELIVERY_KEY_TAKEN', entity: 'ContentItem', property, invalidValue: key });
+  }
+}
+
+/** What is wrong with a key's form: 1..150 letters, digits, - _ and /, no leading slash, no `//`. */
+function deliveryKeyProblem(key: string): string | null {
+  if (key.length < 1 || key.length > DELIVERY_KEY_MAX) return `must be 1 to ${DELIVERY_KEY_MAX} characters`;
+  if (!DELIVERY_KEY_CHARS.test(key)) return 'may hold only letters, digits, hyphens, underscores and slashes';
+  if (key.startsWith('/')) return 'must not start with a slash';
+  if (key.includes('//')) return 'must not contain two consecutive slashes';
+  return null;
+}
+
+/** The item holding `key` (or none), with the top-level field and body._meta.deliveryKey in step. */
+export function withDeliveryKey(item: ContentItem, key: string | null): ContentItem {
+  const { deliveryKey: _old, ...meta } = item.body._meta;
+  return { ...item, deliveryKey: key, body: { ...item.body, _meta: key === null ? meta : { ...meta, deliveryKey: key } } };
+}
+
+/**
+ * The delivery key an item should hold after a write. Clients move keys in body._meta.deliveryKey
+ * and send whole fetched items back, so whichever of it and the top-level field differs from the
+ * current key is the change; when neither does (or both are absent) the key stays.
+ */
+export function requestedDeliveryKey(current: string | null, body: { _meta: { deliveryKey?: string | null } } | undefined, topLevel: string | null | undefined): string | null {
+  const inBody = body && 'deliveryKey' in body._meta ? (body._meta.deliveryKey ?? null) : undefined;
+  if (inBody !== undefined && inBody !== current) return inBody;
+  if (topLevel !== undefined && topLevel !== current) return topLevel;
+  return current;
 }

@@ -1,7 +1,7 @@
 import type { Service } from '../service.js';
 import type { Task } from './scheduler.js';
 import type { Db } from '../store/db.js';
-import { ServiceError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { newUuid } from '../ids.js';
 import { findLinks, rewriteLinks } from '../content-links.js';
 import { assignedType, withDeliveryKey } from '../item-rules.js';
@@ -29,13 +29,15 @@ export function run(service: Service, task: Task): void {
   localizationJobs(db).update({ ...job, status, results, lastModifiedDate: now });
 }
 
-/** One locale in its own savepoint: every copy is made, or none. */
+/**
+ * One locale in its own savepoint: every copy is made, or none. Whatever stops it becomes the
+ * locale's reason, so the job always ends (a job left IN_PROGRESS would be polled forever).
+ */
 function localizeInto(db: Db, job: LocalizationJob, root: ContentItem, locale: string, now: string): LocaleResult {
   try {
     return db.transaction(() => copyGraph(db, job, root, locale, now))();
   } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    return { locale, status: 'FAILED', message: err.message };
+    return { locale, status: 'FAILED', message: err instanceof Error ? err.message : String(err) };
   }
 }
 

@@ -27,8 +27,8 @@ export function hubLinks(ctx: RequestContext, hub: Hub): Links {
   add('schemas.resolve', 'resolve-content-type-schema', link(`${base}/content-type-schemas/resolve`));
   add('search.find', 'search-content-items', templated(`${base}/content-items/find{?query,page,projection,size,sort}`));
   add('search.facet', 'facet-content-items', templated(`${base}/content-items/facet{?query,page,projection,size,sort,createdDate.dir}`));
-  add('items.findByDeliveryKey', 'find-by-delivery-key', templated(`${base}/content-items/delivery-key{?key}`));
-  add('items.filterByCollectionKey', 'filter-content-items', link(`${base}/content-items/filter`));
+  add('deliveryKeys.find', 'find-by-delivery-key', templated(`${base}/content-items/delivery-key{?key}`));
+  add('deliveryKeys.filterByCollectionKey', 'filter-content-items', link(`${base}/content-items/filter`));
   add('localization.searchJobs', 'search-localization-jobs', templated(`${base}/localization-jobs{?page,size,sort}`));
   add('workflowStates.create', 'create-workflow-state', link(`${base}/workflow-states`));
   add('workflowStates.list', 'workflow-states', templated(`${base}/workflow-states{?page,size,sort}`));

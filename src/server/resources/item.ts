@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context.js';
+import { ok, type RequestContext } from '../context.js';
 import { link, linkSet, templated } from '../hal.js';
 import type { ContentItem } from '../store/items.js';
 
@@ -43,4 +43,9 @@ export function renderItem(ctx: RequestContext, item: ContentItem, projection: s
     return { ...basic, schema: item.body._meta.schema, _links: links };
   }
   return { ...fields, _links: links };
+}
+
+/** 200 with the changed item and its Location: how every item change answers. */
+export function itemChanged(ctx: RequestContext, item: ContentItem) {
+  return ok(renderItem(ctx, item), ctx.href(`/content-items/${item.id}`));
 }

@@ -9,7 +9,7 @@ export function repositoryLinks(ctx: RequestContext, repo: Repository): Links {
   add('repositories.update', 'update', link(base));
   add('repositories.remove', 'delete', link(base));
   add('hubs.get', 'hub', link(hubBase));
-  add('items.create', 'create-content-item', link(`${base}/content-items`));
+  add('items.create', 'create-content-item', templated(`${base}/content-items{?ignoreSchemaValidation}`));
   add('search.find', 'search-content-items', templated(`${hubBase}/content-items/find{?query,page,projection,size,sort}`));
   add('search.facet', 'facet-content-items', templated(`${hubBase}/content-items/facet{?query,page,projection,size,sort,createdDate.dir}`));
   add('items.list', 'content-items', templated(`${base}/content-items{?folderId,page,projection,size,sort,status,excludeHierarchicalChildren}`));

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { Collection } from './collection.js';
+import { repositories, type Repository } from './repositories.js';
 
 export interface LocalizationJob {
   id: string;
@@ -21,3 +22,9 @@ export const localizationJobs = (db: Db) =>
     { hub_id: (j) => j.hubId, root_item_id: (j) => j.rootContentItem.id, created_date: (j) => j.createdDate },
     { createdDate: 'created_date' },
   );
+
+/** The repository of `repo`'s localization group that serves `locale` (the oldest, when several do). */
+export function localizationTarget(db: Db, repo: Repository, locale: string): Repository | undefined {
+  const serving = { where: "group_id = ? AND EXISTS (SELECT 1 FROM json_each(data, '$.itemLocales') WHERE value = ?)", params: [repo.groupId, locale] };
+  return repositories(db).all(serving, [{ field: 'createdDate', dir: 'asc' }])[0];
+}
