@@ -8,6 +8,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
+// The newest source time this build sees: a file edited after this point is not in the build,
+// whatever the output files' times say (the test setup compares against it).
+const newestSource = (dir) => readdirSync(dir).reduce((t, name) => {
+  const full = join(dir, name);
+  const st = statSync(full);
+  return Math.max(t, st.isDirectory() ? newestSource(full) : st.mtimeMs);
+}, 0);
+const sourcesAt = Math.max(newestSource(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
+
 // Compile in place (a running cms keeps working meanwhile), then drop outputs whose source is gone.
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
@@ -62,6 +71,7 @@ const manifest = {
 };
 const missing = [...usedGroups].filter((g) => !groups[g]);
 if (missing.length) throw new Error(`groups without a summary in src/cli/groups.ts: ${missing.join(', ')}`);
+writeFileSync(join(dist, 'build-stamp.json'), JSON.stringify({ sourcesAt }));
 const manifestFile = join(dist, 'cli', 'manifest.json');
 writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
 renameSync(`${manifestFile}.tmp`, manifestFile);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -14,11 +14,11 @@ function newest(dir: string): number {
   return t;
 }
 
-/** CLI tests run the built bin/cms.js: rebuild dist/ when a source file is newer than it. */
+/** CLI tests run the built bin/cms.js: rebuild dist/ when a source file is newer than what the last build saw. */
 export default function setup(): void {
   let built = 0;
   try {
-    built = statSync(join(root, 'dist', 'cli', 'manifest.json')).mtimeMs;
+    built = (JSON.parse(readFileSync(join(root, 'dist', 'build-stamp.json'), 'utf8')) as { sourcesAt: number }).sourcesAt;
   } catch {
     /* not built yet */
   }

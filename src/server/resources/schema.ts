@@ -2,6 +2,7 @@ import type { RequestContext } from '../context.js';
 import { link, linkSet, templated } from '../hal.js';
 import type { ContentTypeSchema } from '../store/schemas.js';
 
+/** A schema; an archived one offers unarchive and no update or archive. */
 export function renderSchema(ctx: RequestContext, schema: ContentTypeSchema) {
   const base = ctx.href(`/content-type-schemas/${schema.id}`);
   const { links, add } = linkSet(ctx, { hubId: schema.hubId }, { self: link(base), 'content-type-schema': link(base) });
@@ -12,6 +13,18 @@ export function renderSchema(ctx: RequestContext, schema: ContentTypeSchema) {
     add('schemas.update', 'update', link(base));
     add('schemas.archive', 'archive', link(`${base}/archive`));
   } else add('schemas.unarchive', 'unarchive', link(`${base}/unarchive`));
-  const { hubId: _hub, ...fields } = schema;
-  return { ...fields, _links: links };
+  return { ...fields(schema), _links: links };
+}
+
+/** One recorded version: read-only, linked to the schema it belongs to. */
+export function renderSchemaVersion(ctx: RequestContext, schema: ContentTypeSchema) {
+  const base = ctx.href(`/content-type-schemas/${schema.id}`);
+  const { links, add } = linkSet(ctx, { hubId: schema.hubId }, { self: link(`${base}/${schema.version}`), 'content-type-schema': link(base) });
+  add('hubs.get', 'hub', link(ctx.href(`/hubs/${schema.hubId}`)));
+  return { ...fields(schema), _links: links };
+}
+
+function fields(schema: ContentTypeSchema) {
+  const { hubId: _hub, ...rest } = schema;
+  return rest;
 }

@@ -1,2 +1,5 @@
-// Body schemas of this family: see routes/table.ts (body: '<family>.<name>').
-export {};
+import { body, nonEmpty, z } from '../validate.js';
+
+export const create = body('Folder', z.object({ name: nonEmpty(255) }));
+
+export const update = body('Folder', z.object({ name: nonEmpty(255) }));

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { Collection } from './collection.js';
+import { stmt } from './statements.js';
 
 export interface Folder {
   id: string;
@@ -20,3 +21,11 @@ export const folders = (db: Db) =>
     { hub_id: (f) => f.hubId, repo_id: (f) => f.repositoryId, parent_id: (f) => f.parentId, name: (f) => f.name, created_date: (f) => f.createdDate },
     { createdDate: 'created_date', name: 'name' },
   );
+
+/** Whether a folder holds sub-folders or content items (of any status): it cannot be deleted then. */
+export function folderContents(db: Db, id: string): { folders: number; items: number } {
+  return {
+    folders: stmt(db, 'SELECT count(*) FROM folders WHERE parent_id = ?').pluck().get(id) as number,
+    items: stmt(db, 'SELECT count(*) FROM content_items WHERE folder_id = ?').pluck().get(id) as number,
+  };
+}

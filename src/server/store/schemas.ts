@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { Collection } from './collection.js';
+import { Collection, type Filter } from './collection.js';
 import { stmt } from './statements.js';
 
 export type ValidationLevel = 'CONTENT_TYPE' | 'SLOT' | 'PARTIAL';
@@ -42,13 +42,33 @@ export function schemaVersion(db: Db, id: string, version: number): ContentTypeS
   return data ? (JSON.parse(data) as ContentTypeSchema) : undefined;
 }
 
+/** A page of a schema's versions, newest first unless `asc`. */
+export function schemaVersions(db: Db, id: string, page: number, size: number, asc = false): { items: ContentTypeSchema[]; total: number } {
+  const total = stmt(db, 'SELECT count(*) FROM schema_versions WHERE schema_pk = ?').pluck().get(id) as number;
+  const rows = stmt(db, `SELECT data FROM schema_versions WHERE schema_pk = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(id, size, page * size) as string[];
+  return { items: rows.map((r) => JSON.parse(r) as ContentTypeSchema), total };
+}
+
+/** The hub's schema with this id URL. */
+export function schemaByUri(db: Db, hubId: string, schemaId: string): ContentTypeSchema | undefined {
+  return schemas(db).find({ where: 'hub_id = ? AND schema_id = ?', params: [hubId, schemaId] });
+}
+
 /** The parsed document of the hub's schema with this id URL, for $refs between schemas. */
 export function findSchemaDocument(db: Db, hubId: string, schemaId: string): object | undefined {
-  const found = schemas(db).find({ where: 'hub_id = ? AND schema_id = ?', params: [hubId, schemaId] });
+  const found = schemaByUri(db, hubId, schemaId);
   if (!found) return undefined;
   try {
     return JSON.parse(found.body) as object;
   } catch {
     return undefined;
   }
+}
+
+/** A hub's rows, only those whose status is in `statuses` when given (tables with hub_id and status: schemas, content types). */
+export function hubStatusFilter(hubId: string, statuses: readonly string[] | null): Filter {
+  if (!statuses) return { where: 'hub_id = ?', params: [hubId] };
+  return { where: `hub_id = ? AND status IN (${statuses.map(() => '?').join(', ')})`, params: [hubId, ...statuses] };
 }
