@@ -13,6 +13,7 @@ import { verifyToken, type TokenClaims } from './auth/tokens.js';
 import type { Statement } from 'better-sqlite3';
 import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
+import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
 
 export interface ServiceOptions {
   /** Data directory holding sandbox.db, or ':memory:'. */
@@ -132,6 +133,11 @@ export class Service {
     if (route.body) ctx.input = await validateBody(route.body, ctx.json() ?? {});
 
     const handler = await loadHandler(route);
+    const idempotencyKey = req.method === 'POST' && !route.public ? req.headers.get(IDEMPOTENCY_HEADER) : null;
+    if (idempotencyKey) {
+      const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search);
+      if (previous) return previous;
+    }
     if (route.async) {
       this.markChanged();
       return handler(ctx);
@@ -139,6 +145,7 @@ export class Service {
     const run = this.db.transaction(() => {
       const reply = handler(ctx) as Reply;
       if (route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${route.op} did not apply its ACL requirements`);
+      if (idempotencyKey) remember(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, reply);
       return reply;
     });
     if (req.method === 'GET') return run();

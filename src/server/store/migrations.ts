@@ -242,4 +242,22 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_requests_webhook ON webhook_requests(webhook_id, seq);
     `,
   },
+  {
+    id: '0007-idempotency',
+    sql: `
+      -- Replies to POST requests that carried an Idempotency-Key: a repeat gets the same reply.
+      CREATE TABLE idempotency_keys (
+        client_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        headers TEXT NOT NULL,
+        body TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (client_id, key)
+      );
+      CREATE INDEX idempotency_keys_age ON idempotency_keys(created_at);
+    `,
+  },
 ];
