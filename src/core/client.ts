@@ -12,6 +12,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The caller made a non-idempotent request safe to repeat (e.g. version-checked). */
   idempotent?: boolean;
+  /**
+   * Sent as Idempotency-Key: the service answers a repeat with the first reply, so the request
+   * is retried like an idempotent one.
+   */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -44,7 +49,16 @@ export interface ClientOptions {
   onExchange?: ExchangeListener;
   signal?: AbortSignal;
   /** Reports a wait before a retry (progress displays show it). */
-  onRetry?: (info: { attempt: number; delayMs: number; status: number | 'network'; url: string }) => void;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  status: number | 'network';
+  url: string;
+  /** What the service asked for in Retry-After, when it did. */
+  retryAfterMs?: number;
 }
 
 const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
@@ -53,6 +67,10 @@ const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
 export class ApiClient {
   readonly root: string;
   readonly apiBase: string;
+  /** Dry runs set this: any request that could change something fails instead of being sent. */
+  readOnly = false;
+  /** Told of every wait before a retry (a bulk run's governor slows down on them). */
+  readonly retryListeners = new Set<(info: RetryInfo) => void>();
   private readonly retry: RetryPolicy;
 
   constructor(
@@ -103,11 +121,14 @@ export class ApiClient {
 
   async request<T = any>(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(pathOrUrl, opts.query);
+    if (this.readOnly && method !== 'GET' && method !== 'HEAD') throw new Error(`dry run: refusing to send ${method} ${url}`);
+    const idempotent = opts.idempotent ?? (opts.idempotencyKey ? true : undefined);
     const signal = opts.signal ?? this.options.signal;
     const bodyText = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/hal+json, application/json', ...opts.headers };
+      if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       if (bodyText !== undefined) headers['content-type'] ??= 'application/json';
       headers.authorization = `Bearer ${await this.tokens.token()}`;
       const req = new Request(url, { method, headers, body: bodyText, signal });
@@ -118,7 +139,7 @@ export class ApiClient {
       } catch (err) {
         if (signal?.aborted) throw signal.reason ?? err;
         await this.options.onExchange?.({ method, url, requestHeaders: req.headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
-        if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', opts.idempotent)) {
+        if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', idempotent)) {
           await this.wait(attempt, undefined, 'network', url, signal);
           continue;
         }
@@ -139,7 +160,7 @@ export class ApiClient {
       }
       if (res.status >= 400) {
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-        if (attempt < this.retry.retries && isRetryable(method, res.status, opts.idempotent)) {
+        if (attempt < this.retry.retries && isRetryable(method, res.status, idempotent)) {
           await res.body?.cancel();
           await this.wait(attempt, retryAfter, res.status, url, signal);
           continue;
@@ -161,7 +182,9 @@ export class ApiClient {
 
   private async wait(attempt: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal) {
     const delayMs = retryDelay(attempt, this.retry, retryAfterMs);
-    this.options.onRetry?.({ attempt: attempt + 1, delayMs, status, url });
+    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url, retryAfterMs };
+    this.options.onRetry?.(info);
+    for (const listener of this.retryListeners) listener(info);
     await sleep(delayMs, signal);
   }
 
