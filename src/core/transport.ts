@@ -17,10 +17,16 @@ export async function createTransport(conn: Connection): Promise<Transport> {
 
 async function embeddedTransport(dataDir: string): Promise<Transport> {
   const { createSandbox } = await import('../server/app.js');
+  const { DroppedConnection } = await import('../server/dropped.js');
   const sandbox = createSandbox({ dataDir });
   return {
     kind: 'embedded',
-    send: (req) => sandbox.fetch(req),
+    send: (req) =>
+      sandbox.fetch(req).catch((err: unknown) => {
+        // An injected dropped connection looks to the client like a reset socket.
+        if (err instanceof DroppedConnection) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+        throw err;
+      }),
     close: async () => {
       await sandbox.idle(10_000);
       sandbox.close();

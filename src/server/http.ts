@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { Sandbox } from './app.js';
+import { DroppedConnection } from './dropped.js';
 
 export interface RunningServer {
   /** Base URL such as http://127.0.0.1:8787 */
@@ -14,7 +15,18 @@ export interface RunningServer {
 
 /** Adapts the sandbox handler to node:http and starts the scheduler's timer. */
 export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787): Promise<RunningServer> {
-  const server = createServer(getRequestListener(sandbox.fetch));
+  const server = createServer(
+    getRequestListener(async (req, env) => {
+      try {
+        return await sandbox.fetch(req);
+      } catch (err) {
+        if (!(err instanceof DroppedConnection)) throw err;
+        (env as HttpBindings).incoming.socket.destroy();
+        // Nothing can be written on a destroyed socket; the adapter's write of this is a no-op.
+        return new Response(null, { status: 204 });
+      }
+    }),
+  );
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -14,8 +14,13 @@ import type { Statement } from 'better-sqlite3';
 import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
 import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
+import { DroppedConnection } from './dropped.js';
+import { FaultInjector, type FaultRule } from './faults.js';
 
 export interface ServiceOptions {
+  /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
+  faults?: FaultRule[];
+  faultSeed?: number;
   /** Data directory holding sandbox.db, or ':memory:'. */
   dataDir: string;
   /** Access token lifetime in seconds (default 300, or CMS_SANDBOX_TOKEN_TTL). */
@@ -34,6 +39,7 @@ export class Service {
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
   readonly tokenTtlSeconds: number;
+  readonly faults: FaultInjector;
   private readonly router = new Router(routes);
   private readonly byOp = new Map<string, RouteDef>();
   private readonly key: Buffer;
@@ -53,6 +59,8 @@ export class Service {
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? (Number(process.env.CMS_SANDBOX_TOKEN_TTL) || 300);
     for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    this.faults = new FaultInjector(options.faultSeed);
+    if (options.faults) this.faults.configure(options.faults, options.faultSeed);
   }
 
   /** Records that this process changed the data: cached state is re-read on the next request. */
@@ -90,13 +98,30 @@ export class Service {
 
   readonly fetch = async (req: Request): Promise<Response> => {
     try {
+      const injected = await this.injectFaults(req);
+      if (injected) return injected;
       return toResponse(await this.handle(req));
     } catch (err) {
+      if (err instanceof DroppedConnection) throw err;
       if (err instanceof ServiceError) return toResponse({ status: err.status, body: err.toBody(), headers: err.headers });
       this.options.onError?.(err, req);
       return toResponse({ status: 500, body: serviceError(500, { message: 'The sandbox failed to handle the request' }).toBody() });
     }
   };
+
+  /** Applies injected faults: a delay, an error answer, or a dropped connection (DroppedConnection). */
+  private async injectFaults(req: Request): Promise<Response | null> {
+    const decisions = this.faults.decide(req.method, new URL(req.url).pathname);
+    for (const d of decisions) {
+      if (d.kind === 'latency') await new Promise((r) => setTimeout(r, d.ms));
+      else if (d.kind === 'drop') throw new DroppedConnection();
+      else {
+        const headers: Record<string, string> = d.retryAfterSeconds !== undefined ? { 'Retry-After': String(d.retryAfterSeconds) } : {};
+        return toResponse({ status: d.status, headers, body: serviceError(d.status, { code: 'INJECTED_FAULT', message: `Injected fault: ${d.status}` }).toBody() });
+      }
+    }
+    return null;
+  }
 
   private async handle(req: Request): Promise<Reply> {
     const url = new URL(req.url);
@@ -156,7 +181,8 @@ export class Service {
     }
   }
 
-  private authenticate(ctx: RequestContext): void {
+  /** Sets ctx.principal from the bearer token (401 when missing or invalid); public routes that also take a token call it themselves. */
+  authenticate(ctx: RequestContext): void {
     const header = ctx.req.headers.get('authorization');
     const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Full authentication is required to access this resource');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandbox, type Sandbox } from '../../src/server/app.js';
+import { createSandbox, type Sandbox, type ServiceOptions } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
 
 export interface TestServer {
@@ -14,9 +14,9 @@ export interface TestServer {
 }
 
 /** The sandbox served on a free port of 127.0.0.1, on a fresh temporary data directory. */
-export async function startServer(opts: { tokenTtlSeconds?: number; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(opts: Partial<ServiceOptions> = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cms-test-'));
-  const sandbox = createSandbox({ dataDir, tokenTtlSeconds: opts.tokenTtlSeconds, onError: (err) => console.error('sandbox error', err) });
+  const sandbox = createSandbox({ onError: (err) => console.error('sandbox error', err), ...opts, dataDir });
   const server = await listen(sandbox, '127.0.0.1', 0);
   return {
     url: server.url,

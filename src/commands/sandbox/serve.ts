@@ -8,6 +8,8 @@ interface Opts {
   port: string;
   dataDir?: string;
   tokenTtl?: number;
+  faults?: string;
+  faultsSeed?: number;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -16,12 +18,22 @@ export default defineCommand<Opts>({
   summary: 'Serve the sandbox over HTTP for other clients (SDKs, curl, CI)',
   description:
     'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM.',
-  examples: ['cms sandbox serve', 'cms sandbox serve --port 0 -o json', 'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000'],
+  examples: [
+    'cms sandbox serve',
+    'cms sandbox serve --port 0 -o json',
+    'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000',
+    'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
+  ],
   options: [
     { flags: '--host <address>', description: 'address to bind (other than loopback exposes the sandbox to the network)', default: '127.0.0.1' },
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
+    {
+      flags: '--faults <spec>',
+      description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" (also POST /__sandbox/faults)',
+    },
+    { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
   ],
   async run(ctx, _args, opts) {
     const port = Number(opts.port);
@@ -29,9 +41,18 @@ export default defineCommand<Opts>({
     const directory = opts.dataDir ?? dataDir(ctx.env);
     const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../../server/app.js');
     const { listen } = await import('../../server/http.js');
+    const { parseFaults } = await import('../../server/faults.js');
+    let faults: ReturnType<typeof parseFaults> | undefined;
+    try {
+      faults = opts.faults ? parseFaults(opts.faults) : undefined;
+    } catch (err) {
+      throw new UsageError(`--faults: ${(err as Error).message}`);
+    }
     const sandbox = createSandbox({
       dataDir: directory,
       tokenTtlSeconds: opts.tokenTtl,
+      faults,
+      faultSeed: opts.faultsSeed,
       onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
     });
     let server;
@@ -56,6 +77,7 @@ export default defineCommand<Opts>({
           `  Client id      ${info.clientId}`,
           `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
           `  Data directory ${info.dataDir}`,
+          ...(faults?.length ? [`  Faults         ${opts.faults}`] : []),
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),

@@ -7,6 +7,7 @@ import { hashSecret, seedAdminClient, ADMIN_CLIENT_ID } from '../store/seed.js';
 import { writeState } from '../store/state.js';
 import { grantAcl } from '../auth/principal.js';
 import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../auth/permissions.js';
+import { parseFaults, type FaultRule } from '../faults.js';
 import type { Input } from '../validate.js';
 import type * as schemas from '../schemas/sandbox.js';
 
@@ -148,4 +149,26 @@ function clientView(ctx: RequestContext, id: string) {
     acl: [...grouped.values()],
     createdDate: row.created_date,
   };
+}
+
+export function getFaults(ctx: RequestContext) {
+  return ok(ctx.service.faults.report());
+}
+
+/** Replaces the injected faults (rules, or a spec such as `429 10%; 503 5% on POST /v2/content/**`). */
+export function setFaults(ctx: RequestContext) {
+  const input = ctx.body<Input<typeof schemas.faults>>();
+  let rules: FaultRule[];
+  try {
+    rules = input.spec !== undefined ? parseFaults(input.spec) : (input.rules as FaultRule[]);
+  } catch (err) {
+    throw badRequest((err as Error).message, { entity: 'Faults', property: 'spec', invalidValue: input.spec });
+  }
+  ctx.service.faults.configure(rules, input.seed);
+  return ok(ctx.service.faults.report());
+}
+
+export function clearFaults(ctx: RequestContext) {
+  ctx.service.faults.configure([]);
+  return noContent();
 }

@@ -31,3 +31,19 @@ export const client = body(
     acl: z.array(aclEntry).default([]),
   }),
 );
+
+const target = { method: z.string().regex(/^[A-Z]+$/).optional(), path: z.string().startsWith('/').optional() };
+const rate = z.number().min(0).max(1);
+const rule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('status'), status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]), rate, retryAfterSeconds: z.number().min(0).optional(), ...target }),
+  z.object({ kind: z.literal('latency'), ms: z.number().int().min(0).max(60_000), rate, ...target }),
+  z.object({ kind: z.literal('drop'), rate, ...target }),
+]);
+
+/** Either structured rules or the spec text `cms sandbox serve --faults` takes. */
+export const faults = body(
+  'Faults',
+  z
+    .object({ rules: z.array(rule).max(50).optional(), spec: z.string().max(2000).optional(), seed: z.number().int().optional() })
+    .refine((b) => (b.rules === undefined) !== (b.spec === undefined), 'give rules or spec'),
+);

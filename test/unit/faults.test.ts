@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { FaultInjector, parseFaults } from '../../src/server/faults.js';
+
+describe('fault specs', () => {
+  it('parses statuses, latency, drops, rates, retry-after and route scopes', () => {
+    expect(parseFaults('429 10%; 503 5% retry-after 3; latency 200ms 30%; drop 1% on POST /v2/content/content-items/*; 500 2% on /v2/content/**')).toEqual([
+      { kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 1, method: undefined, path: undefined },
+      { kind: 'status', status: 503, rate: 0.05, retryAfterSeconds: 3, method: undefined, path: undefined },
+      { kind: 'latency', ms: 200, rate: 0.3, method: undefined, path: undefined },
+      { kind: 'drop', rate: 0.01, method: 'POST', path: '/v2/content/content-items/*' },
+      { kind: 'status', status: 500, rate: 0.02, retryAfterSeconds: undefined, method: undefined, path: '/v2/content/**' },
+    ]);
+  });
+
+  it.each(['418 10%', '429', '429 200%', 'latency 10%', 'explode 5%', 'latency fast 5%'])('rejects %s', (spec) => {
+    expect(() => parseFaults(spec)).toThrow();
+  });
+});
+
+describe('FaultInjector', () => {
+  it('strikes at about the configured rate, repeatably for a seed, and counts', () => {
+    const run = () => {
+      const f = new FaultInjector();
+      f.configure(parseFaults('429 10%; 503 5%'), 42);
+      let hits = 0;
+      const seq: string[] = [];
+      for (let i = 0; i < 10_000; i++) {
+        const d = f.decide('GET', '/v2/content/hubs');
+        if (d.length) hits++;
+        seq.push(d.map((x) => (x.kind === 'status' ? x.status : x.kind)).join());
+      }
+      return { hits, seq: seq.join('|'), report: f.report() };
+    };
+    const a = run();
+    const b = run();
+    expect(a.seq).toBe(b.seq);
+    expect(a.hits).toBeGreaterThan(1300);
+    expect(a.hits).toBeLessThan(1550);
+    expect(a.report.requests).toBe(10_000);
+    expect(a.report.rules[0]!.injected + a.report.rules[1]!.injected).toBe(a.hits);
+  });
+
+  it('only one failure per request; latency may add to it; routes and methods filter; /__sandbox is exempt', () => {
+    const f = new FaultInjector();
+    f.configure(parseFaults('latency 5ms 100%; 503 100%; 429 100%; drop 100% on DELETE /v2/content/hubs/*'), 1);
+    expect(f.decide('GET', '/v2/content/hubs')).toEqual([{ kind: 'latency', ms: 5 }, { kind: 'status', status: 503, retryAfterSeconds: 1 }]);
+    expect(f.decide('POST', '/__sandbox/reset')).toEqual([]);
+    const g = new FaultInjector();
+    g.configure(parseFaults('drop 100% on DELETE /v2/content/hubs/*'), 1);
+    expect(g.decide('GET', '/v2/content/hubs/x')).toEqual([]);
+    expect(g.decide('DELETE', '/v2/content/hubs/x')).toEqual([{ kind: 'drop' }]);
+    expect(g.decide('DELETE', '/v2/content/hubs/x/settings')).toEqual([]);
+  });
+});
