@@ -52,8 +52,10 @@ for (const file of files) {
   const rel = relative(commandsDir, file).slice(0, -'.js'.length);
   if (!spec || typeof spec.run !== 'function') throw new Error(`${rel}: default export is not a command (defineCommand)`);
   if (!spec.examples?.length) throw new Error(`${rel}: every command needs at least one example`);
-  const { run: _run, ...meta } = spec;
-  commands.push({ path: rel.split(sep), module: `commands/${rel.split(sep).join('/')}.js`, ...meta });
+  const { run: _run, name, ...meta } = spec;
+  const path = rel.split(sep);
+  if (name) path[path.length - 1] = name;
+  commands.push({ path, module: `commands/${rel.split(sep).join('/')}.js`, ...meta });
 }
 
 // Order: groups as listed in groups.ts, then top-level verbs; verbs in file order.

@@ -27,7 +27,8 @@ export class Context {
   readonly abort = new AbortController();
   private conn: Connection | null = null;
   private clientPromise: Promise<ApiClient> | null = null;
-  private hubCache = new Map<string, string>();
+  /** Hub ids by name, per client: two profiles may name different hubs alike. */
+  private hubCache = new WeakMap<ApiClient, Map<string, string>>();
 
   constructor(
     readonly globals: GlobalOptions,
@@ -72,14 +73,16 @@ export class Context {
 
   /**
    * The hub to work in: --hub, else CMS_HUB, else the profile's hub, else the only hub there is.
-   * Accepts an id or a hub name.
+   * Accepts an id or a hub name. `connection` is the one `client` talks to (another profile's).
    */
-  async hubId(flag?: string, client?: ApiClient): Promise<string> {
-    const wanted = flag || this.connection().hub;
+  async hubId(flag?: string, client?: ApiClient, connection: Connection = this.connection()): Promise<string> {
+    const wanted = flag || connection.hub;
     const api = client ?? (await this.client());
     if (wanted && HEX_ID.test(wanted)) return wanted;
     const key = wanted ?? '';
-    const cached = this.hubCache.get(key);
+    if (!this.hubCache.has(api)) this.hubCache.set(api, new Map());
+    const cache = this.hubCache.get(api)!;
+    const cached = cache.get(key);
     if (cached) return cached;
     const hubs: { id: string; name: string }[] = [];
     for await (const hub of api.paginate<{ id: string; name: string }>('/hubs', 'hubs')) hubs.push(hub);
@@ -94,7 +97,7 @@ export class Context {
         hubs.length ? `Or set a default: CMS_HUB=<name>, or \`cms login --hub\`. Hubs: ${hubs.map((h) => h.name).join(', ')}` : 'Create one with `cms hub create --name <name> --label <label>`, or run `cms demo`.',
       );
     }
-    this.hubCache.set(key, id);
+    cache.set(key, id);
     return id;
   }
 

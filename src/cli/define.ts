@@ -28,6 +28,8 @@ export interface OptionSpec {
 }
 
 export interface CommandSpec<O = Record<string, any>> {
+  /** The command word, when it cannot be the file name (e.g. __complete). */
+  name?: string;
   /** One line for lists of commands. */
   summary: string;
   /** Longer text for the command's own help (defaults to the summary). */

@@ -15,6 +15,7 @@ export const groups: Record<string, { summary: string; aliases?: string[] }> = {
   job: { summary: 'Publishing jobs and bulk jobs' },
   webhook: { summary: 'Webhooks and their delivery log' },
   index: { summary: 'Search indexes, their settings and analytics' },
+  'index types': { summary: 'Content types assigned to a search index' },
   integration: { summary: 'Commerce and marketing platform integrations' },
   'integration commerce': { summary: 'Commerce platform integrations' },
   'integration marketing': { summary: 'Marketing platform integrations' },

@@ -4,7 +4,7 @@ import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
 
 // require() skips the export scan Node runs on a CommonJS package imported from ESM (~4 ms of startup).
-const { Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
+const { Argument, Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
 
 export type RunVerb = (spec: ManifestCommand, args: Record<string, unknown>, opts: Record<string, unknown>, globals: Record<string, unknown>) => Promise<void>;
 
@@ -96,7 +96,9 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     for (const alias of spec.aliases ?? []) cmd.alias(alias);
     for (const a of spec.args ?? []) {
       const name = `${a.name}${a.variadic ? '...' : ''}`;
-      cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.description);
+      const argument = new Argument(a.required ? `<${name}>` : `[${name}]`, a.description);
+      if (a.choices) argument.choices(a.choices);
+      cmd.addArgument(argument);
     }
     for (const o of spec.options ?? []) cmd.addOption(toOption(o));
     if (spec.examples.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -7,26 +7,38 @@ import { UsageError } from '../core/errors.js';
  * The journal of a mutating run, under <data dir>/runs/<run id>/: meta.json and journal.ndjson.
  * Every step is appended as it completes, with the before-image of what it changed, so a run
  * that died (Ctrl-C, a crash, kill -9) can be resumed without duplicates and any run can be
- * undone. Appends go straight to the file; a killed process loses nothing it wrote.
+ * undone. Appends are written straight to the file descriptor (no buffering in the process): a
+ * killed process loses nothing it wrote.
  */
 
 export type RunStatus = 'running' | 'completed' | 'partial' | 'failed' | 'interrupted';
+
+/** Where a run's requests went: enough to reach the same service and hub again (undo, resume). */
+export interface RunTarget {
+  apiUrl: string;
+  profile: string | null;
+  hubId?: string;
+}
 
 export interface RunMeta {
   id: string;
   command: string;
   /** What the run was asked to do (its options), to resume it the same way. */
   options: Record<string, unknown>;
-  target: { apiUrl: string; profile: string | null; hubId?: string };
+  target: RunTarget;
+  /** Where the run read from, when it also changed things there (move archives its sources). */
+  source?: RunTarget;
   startedAt: string;
   finishedAt?: string;
   status: RunStatus;
   counts?: Record<string, number>;
   /** Set on an undo run: the run it reverted. */
   undoOf?: string;
+  /** The process running it: a 'running' run whose process is gone was interrupted. */
+  pid?: number;
 }
 
-export type StepAction = 'create' | 'update' | 'unchanged' | 'archive' | 'unarchive' | 'publish' | 'restore' | 'assign' | 'skip';
+export type StepAction = 'create' | 'update' | 'unchanged' | 'archive' | 'unarchive' | 'publish' | 'restore' | 'assign' | 'unassign' | 'delete' | 'skip';
 
 export interface StepEntry {
   t: 'done';
@@ -40,6 +52,12 @@ export interface StepEntry {
   version?: number;
   /** What the step changed, as it was before (for updates: the previous version number and fields). */
   before?: Record<string, unknown>;
+  /** Created with some links left out (a cycle): a later step completes it. */
+  partial?: boolean;
+  /** The step changed the run's source rather than its target (move archives its sources). */
+  side?: 'source';
+  /** For people reading the journal and undo reports. */
+  label?: string;
   at: string;
 }
 
@@ -57,6 +75,7 @@ export const runsDir = (dataDir: string) => join(dataDir, 'runs');
 
 export class Journal {
   private readonly doneKeys = new Map<string, StepEntry>();
+  private fd: number | null = null;
 
   private constructor(
     readonly dir: string,
@@ -71,7 +90,7 @@ export class Journal {
     const id = `${now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`;
     const dir = join(runsDir(dataDir), id);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const journal = new Journal(dir, { ...meta, id, startedAt: now.toISOString(), status: 'running' }, []);
+    const journal = new Journal(dir, { ...meta, id, startedAt: now.toISOString(), status: 'running', pid: process.pid }, []);
     journal.saveMeta();
     writeFileSync(join(dir, 'journal.ndjson'), '');
     return journal;
@@ -83,12 +102,16 @@ export class Journal {
     if (!/^[\w-]+$/.test(id) || !existsSync(join(dir, 'meta.json'))) {
       throw new UsageError(`No run '${id}' in ${runsDir(dataDir)}`, 'List runs with `cms runs`.');
     }
-    const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as RunMeta;
-    return new Journal(dir, meta, readEntries(dir));
+    return new Journal(dir, readMeta(dir), readEntries(dir));
   }
 
   get id(): string {
     return this.meta.id;
+  }
+
+  /** The status as people should see it: a 'running' run whose process is gone was interrupted. */
+  get status(): RunStatus {
+    return effectiveStatus(this.meta);
   }
 
   /** The completed step of a unit of work, if this run already did it. */
@@ -96,10 +119,11 @@ export class Journal {
     return this.doneKeys.get(key);
   }
 
-  step(entry: Omit<StepEntry, 't' | 'at'>): void {
+  step(entry: Omit<StepEntry, 't' | 'at'>): StepEntry {
     const full: StepEntry = { t: 'done', ...entry, at: new Date().toISOString() };
     this.append(full);
     this.doneKeys.set(full.key, full);
+    return full;
   }
 
   fail(key: string, reason: string, status?: number): void {
@@ -114,12 +138,17 @@ export class Journal {
   /** Source id -> target id of the completed steps on one kind of resource. */
   mapping(resource: string): Map<string, string> {
     const map = new Map<string, string>();
-    for (const e of this.doneKeys.values()) if (e.resource === resource && e.sourceId) map.set(e.sourceId, e.targetId);
+    for (const e of this.doneKeys.values()) if (e.resource === resource && e.sourceId && !e.side) map.set(e.sourceId, e.targetId);
     return map;
   }
 
+  /** Takes the run over in this process; refuses while another live process still runs it. */
   resume(): void {
+    if (this.status === 'running' && this.meta.pid !== process.pid) {
+      throw new UsageError(`Run ${this.id} is still running (process ${this.meta.pid})`, 'Wait for it to finish, or stop it first.');
+    }
     this.meta.status = 'running';
+    this.meta.pid = process.pid;
     delete this.meta.finishedAt;
     this.saveMeta();
   }
@@ -129,15 +158,41 @@ export class Journal {
     this.meta.counts = counts;
     this.meta.finishedAt = new Date().toISOString();
     this.saveMeta();
+    this.close();
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 
   private append(entry: JournalEntry): void {
-    appendFileSync(join(this.dir, 'journal.ndjson'), `${JSON.stringify(entry)}\n`);
+    this.fd ??= openAppend(join(this.dir, 'journal.ndjson'));
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
   }
 
   private saveMeta(): void {
     writeFileSync(join(this.dir, 'meta.json'), `${JSON.stringify(this.meta, null, 2)}\n`, { mode: 0o600 });
   }
+}
+
+/**
+ * Opens an NDJSON file for appending. A line cut short by a kill is ended first, so the next
+ * entry is not glued to it (and lost with it).
+ */
+export function openAppend(path: string, mode?: number): number {
+  const fd = openSync(path, 'a+', mode);
+  const { size } = fstatSync(fd);
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) writeSync(fd, '\n');
+  }
+  return fd;
+}
+
+function readMeta(dir: string): RunMeta {
+  return JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as RunMeta;
 }
 
 function readEntries(dir: string): JournalEntry[] {
@@ -154,12 +209,28 @@ function readEntries(dir: string): JournalEntry[] {
   return entries;
 }
 
-/** Every run in the data directory, newest first. */
+function effectiveStatus(meta: RunMeta): RunStatus {
+  return meta.status === 'running' && (meta.pid === undefined || !processAlive(meta.pid)) ? 'interrupted' : meta.status;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Every run in the data directory, newest first, with interrupted runs shown as such. */
 export function listRuns(dataDir: string): RunMeta[] {
   const dir = runsDir(dataDir);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => existsSync(join(dir, name, 'meta.json')))
-    .map((name) => JSON.parse(readFileSync(join(dir, name, 'meta.json'), 'utf8')) as RunMeta)
-    .sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1));
+    .map((name) => readMeta(join(dir, name)))
+    .map((meta) => ({ ...meta, status: effectiveStatus(meta) }))
+    .sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : a.id < b.id ? 1 : -1));
 }

@@ -1,3 +1,4 @@
+import type { ApiClient, RetryInfo } from '../core/client.js';
 import { sleep } from '../core/retry.js';
 
 /**
@@ -14,7 +15,7 @@ export class Governor {
   private readonly waiters: (() => void)[] = [];
 
   constructor(readonly max: number) {
-    this.limit = max;
+    this.limit = Math.max(1, max);
   }
 
   /** The service pushed back: fewer slots, and no new work until `delayMs` has passed. */
@@ -32,13 +33,24 @@ export class Governor {
     }
   }
 
+  /** Slows down whenever the client waits before a retry (429 with Retry-After, 5xx, resets). */
+  watch(client: ApiClient): () => void {
+    const listener = (info: RetryInfo) => this.throttle(info.retryAfterMs ?? 0);
+    client.retryListeners.add(listener);
+    return () => client.retryListeners.delete(listener);
+  }
+
+  get running(): number {
+    return this.active;
+  }
+
   async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
       signal?.throwIfAborted();
       const wait = this.pausedUntil - Date.now();
       if (wait > 0) await sleep(wait, signal);
       else if (this.active < this.limit) break;
-      else await new Promise<void>((resolve) => this.waiters.push(resolve));
+      else await this.nextWake(signal);
     }
     this.active++;
     let released = false;
@@ -50,6 +62,22 @@ export class Governor {
     };
   }
 
+  private nextWake(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(wake);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(signal!.reason);
+      };
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(wake);
+    });
+  }
+
   private wake(): void {
     while (this.waiters.length && this.active < this.limit) this.waiters.shift()!();
   }
@@ -59,21 +87,91 @@ export class Governor {
 export async function runPool<T>(items: AsyncIterable<T> | Iterable<T>, worker: (item: T) => Promise<void>, governor: Governor, signal?: AbortSignal): Promise<void> {
   const running = new Set<Promise<void>>();
   let failure: unknown = null;
-  for await (const item of items) {
-    if (failure) break;
-    const release = await governor.acquire(signal);
-    const p = worker(item)
-      .catch((err) => {
-        failure ??= err;
-      })
-      .finally(() => {
+  try {
+    for await (const item of items) {
+      if (failure) break;
+      const release = await governor.acquire(signal);
+      if (failure) {
         release();
-        running.delete(p);
-      });
-    running.add(p);
+        break;
+      }
+      const p = worker(item)
+        .catch((err) => {
+          failure ??= err;
+        })
+        .finally(() => {
+          release();
+          running.delete(p);
+        });
+      running.add(p);
+    }
+  } catch (err) {
+    failure ??= err;
   }
   await Promise.all(running);
   if (failure) throw failure;
+}
+
+/**
+ * Work that becomes known while other work runs (an item is ready once what it links to is
+ * done): an async iterable that waits for pushes until closed. Aborting ends the wait.
+ */
+export class WorkQueue<T> implements AsyncIterable<T> {
+  private items: T[] = [];
+  /** Index of the next item: shift() would copy the array on every take. */
+  private head = 0;
+  private closed = false;
+  private waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
+
+  constructor(private readonly signal?: AbortSignal) {
+    signal?.addEventListener('abort', () => this.waiting?.reject(signal.reason), { once: true });
+  }
+
+  push(...items: T[]): void {
+    this.items.push(...items);
+    this.flush();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.flush();
+  }
+
+  get pending(): number {
+    return this.items.length - this.head;
+  }
+
+  private shift(): T {
+    const item = this.items[this.head++]!;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  private flush(): void {
+    if (!this.waiting) return;
+    if (this.pending) this.take({ value: this.shift(), done: false });
+    else if (this.closed) this.take({ value: undefined, done: true });
+  }
+
+  private take(result: IteratorResult<T>): void {
+    const w = this.waiting!;
+    this.waiting = null;
+    w.resolve(result);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.signal?.aborted) return Promise.reject(this.signal.reason);
+        if (this.pending) return Promise.resolve({ value: this.shift(), done: false });
+        if (this.closed) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+      },
+    };
+  }
 }
 
 export { sleep };

@@ -1,7 +1,7 @@
 // Content links inside item bodies: objects whose _meta.schema is the core content-link or
 // content-reference definition, carrying the linked item's id. Any schema host matches.
 
-const LINK_SCHEMA = /\/cms\/schema\/v1\/core#\/definitions\/(content-link|content-reference)$/;
+export const LINK_SCHEMA = /\/cms\/schema\/v1\/core#\/definitions\/(content-link|content-reference)$/;
 
 export interface ContentLink {
   id: string;

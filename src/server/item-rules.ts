@@ -7,6 +7,7 @@ import { HUB_MODULES, hubs } from './store/hubs.js';
 import { items, type ContentItem } from './store/items.js';
 import type { Repository } from './store/repositories.js';
 import { findSchemaDocument } from './store/schemas.js';
+import { checkSlotSampleData } from './slot-rules.js';
 import type { Db } from './store/db.js';
 
 // The rules every path that writes an item body applies (create, update, copy, bulk, import).
@@ -33,8 +34,12 @@ export function skipsValidation(ctx: RequestContext, hubId: string): boolean {
   return hubs(ctx.db).get(hubId)?.settings.contentItems?.validation?.ignoreSchemaValidation === true;
 }
 
-/** Validates a body against the type's cached schema; 400 with one entry per problem. */
-export function checkBody(ctx: RequestContext, type: ContentType, body: Record<string, unknown>): void {
+/**
+ * Validates a body: a slot needs sample data (always), then the type's cached schema (unless
+ * validation is skipped); 400 with one entry per problem.
+ */
+export function checkBody(ctx: RequestContext, repo: Repository, type: ContentType, body: Record<string, unknown>): void {
+  checkSlotSampleData(ctx, repo, type, body);
   if (skipsValidation(ctx, type.hubId)) return;
   let fn;
   try {

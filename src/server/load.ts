@@ -6,6 +6,7 @@ import { schemas, type ContentTypeSchema } from './store/schemas.js';
 import { contentTypes, type ContentType } from './store/content-types.js';
 import { folders, type Folder } from './store/folders.js';
 import { items, type ContentItem } from './store/items.js';
+import { events, type CmsEvent } from './store/events.js';
 
 // Loads the resource a request names and applies the route's ACLs to it (ctx.authorize):
 // a missing resource and one in a hub the caller cannot see both answer the same 404.
@@ -50,4 +51,11 @@ export function loadItem(ctx: RequestContext, id = ctx.params.itemId!): ContentI
   if (!item) throw notFound('ContentItem', id);
   ctx.authorize({ hubId: item.hubId, repoId: item.contentRepositoryId }, 'ContentItem', id);
   return item;
+}
+
+export function loadEvent(ctx: RequestContext, id = ctx.params.eventId!): CmsEvent {
+  const event = events(ctx.db).get(id);
+  if (!event) throw notFound('Event', id);
+  ctx.authorize({ hubId: event.hubId }, 'Event', id);
+  return event;
 }

@@ -137,7 +137,7 @@ export class Service {
       throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.headers.get('accept') });
     }
     const text = BODY_METHODS.has(req.method) ? await readBody(req) : '';
-    if (route.op !== 'oauth.issueToken') assertJsonContentType(req.headers.get('content-type'), text);
+    if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.headers.get('content-type'), text);
 
     this.syncCaches();
     const ctx = new RequestContext(this, req, url, route, params, text);

@@ -41,4 +41,24 @@ export const nonEmpty = (max = 1024) =>
 
 export const optionalNonEmpty = (max = 1024) => nonEmpty(max).optional();
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO 8601 date-time with a zone (Z or an offset), normalized to UTC with milliseconds so
+ * stored dates compare as strings (range searches run in SQL on them).
+ */
+export const isoDateTime = () =>
+  z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .refine((s) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time such as 2026-12-24T09:00:00Z')
+    .transform((s) => new Date(s).toISOString());
+
+/** Free text that clients may send as null (they send back what they fetched): null means empty. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .transform((s) => s ?? '');
+
 export { z };

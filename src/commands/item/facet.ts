@@ -63,7 +63,7 @@ export default defineCommand<Opts>({
 });
 
 /** One --field value as a facet of the request. */
-function facetOf(spec: string): Record<string, unknown> {
+export function facetOf(spec: string): Record<string, unknown> {
   const [field, type, values] = splitSpec(spec);
   if (!field) throw new UsageError(`'${spec}' does not name a field`, FIELD_HELP);
   const isDate = DATE_FIELDS.includes(field);

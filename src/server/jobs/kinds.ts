@@ -8,11 +8,14 @@ export interface TaskModule {
 }
 
 /** Names of the task kinds code enqueues or cancels. */
-export const TASK = { publishingJob: 'publishing-job', webhookDelivery: 'webhook-delivery' } as const;
+export const TASK = { publishingJob: 'publishing-job', webhookDelivery: 'webhook-delivery', editionSchedule: 'edition-schedule', editionPublish: 'edition-publish', bulkJob: 'bulk-job' } as const;
 
 // Task kinds load on first use, like route families.
 export const taskKinds: Record<string, () => Promise<TaskModule>> = {
   localize: () => import('./localize.js'),
   'publishing-job': () => import('./publishing-job.js'),
   'webhook-delivery': () => import('../webhooks/deliver.js'),
+  'edition-schedule': () => import('../editions/schedule-task.js'),
+  'edition-publish': () => import('../editions/publish-task.js'),
+  'bulk-job': () => import('../bulk/runner.js'),
 };

@@ -1,7 +1,29 @@
+import type { RequestContext } from '../context.js';
 import type { Db } from '../store/db.js';
+import { newId } from '../ids.js';
+import { TASK } from '../jobs/kinds.js';
 import { items, publicItem, touchItem } from '../store/items.js';
-import { publishingJobs, snapshotItems, snapshots, type PublishingJob } from '../store/snapshots.js';
+import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
 import { enqueueEvent } from '../store/webhooks.js';
+
+/** A job that publishes the snapshot at `at` (sandbox time), queued for the scheduler. */
+export function schedulePublishingJob(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {
+  const stamp = ctx.nowIso();
+  const job: PublishingJob = {
+    id: newId(ctx.now()),
+    hubId: snapshot.hubId,
+    snapshotId: snapshot.id,
+    editionId: null,
+    state: at > ctx.now() ? 'WAITING' : 'CREATED',
+    scheduledDate: new Date(at).toISOString(),
+    createdBy: ctx.principal.clientId,
+    createdDate: stamp,
+    lastModifiedDate: stamp,
+  };
+  publishingJobs(ctx.db).insert(job);
+  ctx.service.scheduler.enqueue(TASK.publishingJob, job.id, at);
+  return job;
+}
 
 /**
  * Marks items published at the given versions: last published version and date, and LATEST

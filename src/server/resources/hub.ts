@@ -41,6 +41,9 @@ export function hubLinks(ctx: RequestContext, hub: Hub): Links {
   add('integrations.listForHub', 'integrations', templated(`${base}/integrations{?page,size,sort}`));
   add('searchIndexes.list', 'search-indexes', templated(`${base}/search-indexes{?parentId,projection,page,size,sort,status}`));
   add('searchIndexes.create', 'create-search-index', link(`${base}/search-indexes`));
+  // The hosted service's SDK follows these names (and paths) for the same operations.
+  add('searchIndexes.list', 'algolia-search-indexes', templated(ctx.href(`/algolia-search/${hub.id}/indexes{?parentId,projection,page,size,sort,status}`)));
+  add('searchIndexes.create', 'create-algolia-search-index', link(ctx.href(`/algolia-search/${hub.id}/indexes`)));
   add('bulkJobs.create', 'create-bulk-job', templated(`${base}/bulk-jobs{/jobType}`));
   add('bulkJobs.get', 'bulk-job', templated(`${base}/bulk-jobs{/jobId}`));
   return links;

@@ -1,11 +1,12 @@
 import { created, ok, type Reply, type RequestContext } from '../context.js';
-import { badRequest, conflict, notFound, ServiceError } from '../errors.js';
+import { badRequest, notFound, ServiceError } from '../errors.js';
 import { intParam, link, pageOf, pageRequest, statusList } from '../hal.js';
 import { loadItem, loadRepository } from '../load.js';
+import { editionSlotAssociations as slotAssociations, plannedVersion as plannedVersionAt } from '../editions/planning.js';
 import { descendants, itemVersion, itemVersions, items, newItem, saveItem, saveVersion, type ContentItem } from '../store/items.js';
-import { repositories, type Repository } from '../store/repositories.js';
+import { repositories } from '../store/repositories.js';
 import { folders } from '../store/folders.js';
-import { workflowStates } from '../store/workflow-states.js';
+import { changeStatus, copyItem, setWorkflow as setItemWorkflow, updateItem } from '../items/operations.js';
 import { itemChanged, renderItem } from '../resources/item.js';
 import {
   assignedType,
@@ -16,7 +17,6 @@ import {
   checkFolder,
   checkLocale,
   checkVersion,
-  requestedDeliveryKey,
   withDeliveryKey,
 } from '../item-rules.js';
 import type { Input } from '../validate.js';
@@ -32,7 +32,7 @@ export function create(ctx: RequestContext) {
   const repo = loadRepository(ctx);
   const input = ctx.validate<Input<typeof bodies.create>>('items.create', ctx.json());
   const type = assignedType(ctx, repo, input.body._meta.schema);
-  checkBody(ctx, type, input.body);
+  checkBody(ctx, repo, type, input.body);
   checkLocale(repo, input.locale);
   checkFolder(ctx, repo, input.folderId);
   const fields = { body: input.body, label: input.label, folderId: input.folderId ?? null, locale: input.locale ?? null, assignees: input.assignees ?? [] };
@@ -44,7 +44,7 @@ export function create(ctx: RequestContext) {
 
 /**
  * Copies a version of an item into this repository. The caller needs the route's rights on the
- * destination and read rights on the source; the copy never carries the delivery key.
+ * destination and read rights on the source.
  */
 function copy(ctx: RequestContext, sourceId: string) {
   const repo = loadRepository(ctx);
@@ -52,20 +52,8 @@ function copy(ctx: RequestContext, sourceId: string) {
   const source = items(ctx.db).get(sourceId);
   if (!source) throw notFound('ContentItem', sourceId);
   authorizeAs(ctx, 'items.get', { hubId: source.hubId, repoId: source.contentRepositoryId }, 'ContentItem', sourceId);
-  const from = input.version === 'latest' ? source : itemVersion(ctx.db, source.id, input.version);
-  if (!from) throw badRequest(`Content item ${sourceId} has no version ${input.version}`, { code: 'VERSION_NOT_FOUND', entity: 'ContentItem', property: 'version', invalidValue: input.version });
-  const base = input.body ?? from.body;
-  const body = input.name === undefined ? base : { ...base, _meta: { ...base._meta, name: input.name } };
-  checkBody(ctx, assignedType(ctx, repo, body._meta.schema), body);
-  // The source's locale comes along when the destination accepts it.
-  const locale = input.locale !== undefined ? input.locale : from.locale && acceptsLocale(repo, from.locale) ? from.locale : null;
-  checkLocale(repo, locale);
-  checkFolder(ctx, repo, input.folderId);
-  const item = newItem(repo, { body, label: input.label, folderId: input.folderId ?? null, locale, assignees: [] }, ctx.createdStamp());
-  return answerCreated(ctx, saveItem(ctx.db, withDeliveryKey(item, null), 'COPY', true));
+  return answerCreated(ctx, copyItem(ctx, repo, source, input));
 }
-
-const acceptsLocale = (repo: Repository, locale: string) => !repo.itemLocales.length || repo.itemLocales.includes(locale);
 
 function answerCreated(ctx: RequestContext, item: ContentItem): Reply {
   return created(renderItem(ctx, item), ctx.href(`/content-items/${item.id}`));
@@ -108,45 +96,7 @@ export function list(ctx: RequestContext) {
 
 export function update(ctx: RequestContext) {
   const item = loadItem(ctx);
-  return itemChanged(ctx, applyUpdate(ctx, item, ctx.body<Input<typeof bodies.update>>()));
-}
-
-type UpdateInput = Input<typeof bodies.update> | Input<typeof bodies.bulkEntry>;
-
-/**
- * The one update path (single and bulk): current version only, nothing changes on any
- * problem, and every update makes a new version. Only fields that change are checked, since
- * clients send whole fetched items back.
- */
-function applyUpdate(ctx: RequestContext, item: ContentItem, input: UpdateInput): ContentItem {
-  checkActive(item);
-  checkVersion(item, input.version);
-  const repo = repositories(ctx.db).get(item.contentRepositoryId)!;
-  const changes: Partial<ContentItem> = {};
-  if (input.body) {
-    checkBody(ctx, assignedType(ctx, repo, input.body._meta.schema), input.body);
-    changes.body = input.body;
-  }
-  if (input.label !== undefined) changes.label = input.label;
-  if (input.folderId !== undefined && input.folderId !== item.folderId) {
-    checkFolder(ctx, repo, input.folderId);
-    changes.folderId = input.folderId;
-  }
-  if ('locale' in input && input.locale !== undefined && input.locale !== item.locale) {
-    checkLocale(repo, input.locale);
-    changes.locale = input.locale;
-  }
-  if (input.assignees) Object.assign(changes, assignment(ctx, item, input.assignees));
-  const key = requestedDeliveryKey(item.deliveryKey, input.body, 'deliveryKey' in input ? input.deliveryKey : undefined);
-  if (key !== null && key !== item.deliveryKey) checkDeliveryKey(ctx.db, item.hubId, item.id, key, input.body?._meta.deliveryKey === key ? 'body._meta.deliveryKey' : 'deliveryKey');
-  const next = withDeliveryKey({ ...item, ...changes }, key);
-  return saveVersion(ctx.db, item, next, ctx.modifiedStamp(), 'UPDATE');
-}
-
-/** Assignees, with the date they were last assigned when the list changes to someone. */
-function assignment(ctx: RequestContext, item: ContentItem, assignees: string[]): Partial<ContentItem> {
-  const same = assignees.length === item.assignees.length && assignees.every((a, i) => a === item.assignees[i]);
-  return same || !assignees.length ? { assignees } : { assignees, assignedDate: ctx.nowIso() };
+  return itemChanged(ctx, updateItem(ctx, item, ctx.body<Input<typeof bodies.update>>()));
 }
 
 /**
@@ -166,7 +116,7 @@ function bulkResult(ctx: RequestContext, entry: unknown) {
   try {
     ctx.db.transaction(() => {
       const input = ctx.validate<Input<typeof bodies.bulkEntry>>('items.bulkEntry', entry);
-      applyUpdate(ctx, loadItem(ctx, input.id), input);
+      updateItem(ctx, loadItem(ctx, input.id), input);
     })();
     return { id, status: 200, code: 'SUCCESS', level: 'INFO', message: null };
   } catch (err) {
@@ -176,17 +126,12 @@ function bulkResult(ctx: RequestContext, entry: unknown) {
   }
 }
 
-export const archive = (ctx: RequestContext) => changeStatus(ctx, 'ARCHIVED');
-export const unarchive = (ctx: RequestContext) => changeStatus(ctx, 'ACTIVE');
+export const archive = (ctx: RequestContext) => changeStatusOf(ctx, 'ARCHIVED');
+export const unarchive = (ctx: RequestContext) => changeStatusOf(ctx, 'ACTIVE');
 
-function changeStatus(ctx: RequestContext, to: ContentItem['status']) {
+function changeStatusOf(ctx: RequestContext, to: ContentItem['status']) {
   const item = loadItem(ctx);
-  const { version } = ctx.body<Input<typeof bodies.version>>();
-  if (item.status === to) {
-    throw conflict(`Content item ${item.id} is already ${to.toLowerCase()}`, { code: to === 'ARCHIVED' ? 'ITEM_ARCHIVED' : 'ITEM_NOT_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
-  }
-  checkVersion(item, version);
-  return itemChanged(ctx, saveVersion(ctx.db, item, { status: to }, ctx.modifiedStamp(), to === 'ARCHIVED' ? 'ARCHIVE' : 'UNARCHIVE'));
+  return itemChanged(ctx, changeStatus(ctx, item, to, ctx.body<Input<typeof bodies.version>>().version));
 }
 
 /** Every version, newest first unless sort=version,asc; each as the item was then. */
@@ -242,15 +187,7 @@ export function setLocale(ctx: RequestContext) {
 /** Assigns a workflow state of the item's hub; state null removes the workflow field altogether. */
 export function setWorkflow(ctx: RequestContext) {
   const item = loadItem(ctx);
-  const input = ctx.body<Input<typeof bodies.workflow>>();
-  checkActive(item);
-  checkVersion(item, input.version);
-  if (input.state !== null && workflowStates(ctx.db).get(input.state)?.hubId !== item.hubId) {
-    throw badRequest(`No workflow state ${input.state} in this hub`, { code: 'WORKFLOW_STATE_NOT_FOUND', entity: 'ContentItem', property: 'state', invalidValue: input.state });
-  }
-  const { workflow: _old, ...rest } = item;
-  const next: ContentItem = input.state === null ? rest : { ...rest, workflow: { state: input.state } };
-  return itemChanged(ctx, saveVersion(ctx.db, rest, next, ctx.modifiedStamp(), 'WORKFLOW'));
+  return itemChanged(ctx, setItemWorkflow(ctx, item, ctx.body<Input<typeof bodies.workflow>>()));
 }
 
 /** The item and every item reachable through its content links, root first. */
@@ -269,13 +206,9 @@ export function withChildren(ctx: RequestContext) {
  * Edition slots that hold this item. Seam for the editions issue: until editions exist no slot
  * can hold an item, so the list is empty; replace this with the edition-slot query then.
  */
-function slotAssociations(_ctx: RequestContext, _item: ContentItem): unknown[] {
-  return [];
-}
-
 export function editionSlotAssociations(ctx: RequestContext) {
   const item = loadItem(ctx);
-  return ok({ _embedded: { 'edition-slot-associations': slotAssociations(ctx, item) }, _links: { self: link(ctx.href(`/content-items/${item.id}/edition-slot-associations`)) } });
+  return ok({ _embedded: { 'edition-slot-associations': slotAssociations(ctx.db, item.id) }, _links: { self: link(ctx.href(`/content-items/${item.id}/edition-slot-associations`)) } });
 }
 
 /** The version of the item that is the candidate for publishing at ?epoch= or ?time= (default now). */
@@ -285,12 +218,13 @@ export function planned(ctx: RequestContext) {
 }
 
 /**
- * Seam for the editions issue: until editions exist nothing is planned ahead, so the candidate at
- * any time is the latest version. Editions will answer the version their snapshot holds when one
- * is scheduled to publish by `_at`.
+ * What is live at a time: the snapshot version of the latest-starting scheduled or published
+ * edition that publishes the item by then, else the last published version; with neither, the
+ * item as it is now is the candidate.
  */
-function plannedVersion(_ctx: RequestContext, item: ContentItem, _at: number): ContentItem {
-  return item;
+function plannedVersion(ctx: RequestContext, item: ContentItem, at: number): ContentItem {
+  const version = plannedVersionAt(ctx.db, item.id, at);
+  return version === null ? item : (itemVersion(ctx.db, item.id, version) ?? item);
 }
 
 /** ?epoch= (seconds, or milliseconds when that large) or ?time= (ISO 8601), default now. */

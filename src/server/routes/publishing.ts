@@ -1,10 +1,11 @@
 import { accepted, created, noContent, ok, type RequestContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { pageOf, pageRequest } from '../hal.js';
-import { newId } from '../ids.js';
 import { loadItem } from '../load.js';
 import { touchItem } from '../store/items.js';
-import { createSnapshot, publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
+import { publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
+import { schedulePublishingJob } from '../publishing/publish.js';
+import { publishItem as publishNow } from '../items/operations.js';
 import { isCancellable, renderPublishingJob } from '../resources/snapshot.js';
 import type { Input } from '../validate.js';
 import type * as bodies from '../schemas/snapshots.js';
@@ -20,7 +21,7 @@ export function listJobs(ctx: RequestContext) {
 export function createJob(ctx: RequestContext) {
   const snapshot = loadSnapshot(ctx);
   const { scheduledDate } = ctx.body<Input<typeof bodies.publishingJob>>();
-  const job = schedule(ctx, snapshot, Date.parse(scheduledDate));
+  const job = schedulePublishingJob(ctx, snapshot, Date.parse(scheduledDate));
   return created(renderPublishingJob(ctx, job), ctx.href(`/publishing-jobs/${job.id}`));
 }
 
@@ -41,10 +42,7 @@ export function cancelJob(ctx: RequestContext) {
 
 /** Publishes an item now: a snapshot of it and its linked content, and a job that runs at once. */
 export function publishItem(ctx: RequestContext) {
-  const item = loadItem(ctx);
-  if (item.status !== 'ACTIVE') throw conflict(`Content item ${item.id} is archived`, { code: 'ITEM_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
-  const snapshot = createSnapshot(ctx.db, { hubId: item.hubId, rootId: item.id, comment: `Publish ${item.label}`, createdFrom: 'content-item', type: 'SYSTEM', createdBy: ctx.principal.clientId, now: ctx.now() });
-  const job = schedule(ctx, snapshot, ctx.now());
+  const job = publishNow(ctx, loadItem(ctx));
   return accepted(renderPublishingJob(ctx, job), ctx.href(`/publishing-jobs/${job.id}`));
 }
 
@@ -53,24 +51,6 @@ export function unpublishItem(ctx: RequestContext) {
   const item = loadItem(ctx);
   touchItem(ctx.db, { ...item, publishingStatus: 'UNPUBLISHED' });
   return noContent(ctx.href(`/content-items/${item.id}`));
-}
-
-function schedule(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {
-  const stamp = ctx.nowIso();
-  const job: PublishingJob = {
-    id: newId(ctx.now()),
-    hubId: snapshot.hubId,
-    snapshotId: snapshot.id,
-    editionId: null,
-    state: at > ctx.now() ? 'WAITING' : 'CREATED',
-    scheduledDate: new Date(at).toISOString(),
-    createdBy: ctx.principal.clientId,
-    createdDate: stamp,
-    lastModifiedDate: stamp,
-  };
-  publishingJobs(ctx.db).insert(job);
-  ctx.service.scheduler.enqueue(TASK.publishingJob, job.id, at);
-  return job;
 }
 
 function loadSnapshot(ctx: RequestContext): Snapshot {

@@ -21,6 +21,8 @@ export interface RouteDef {
   async?: boolean;
   /** Answers a non-JSON representation (HTML), so any Accept is fine. */
   html?: boolean;
+  /** Takes a text (HTML) body, not JSON: no JSON Content-Type check; the handler reads ctx.bodyText. */
+  textBody?: boolean;
   /** Only the sandbox admin client may call it (the /__sandbox admin prefix). */
   sandboxAdmin?: boolean;
   /**
@@ -40,6 +42,50 @@ const ADMIN_ON_HUB: RouteOptions = {
   fn: [FN('ADMIN', 'MANAGE_ACCESS'), FN('HUB', 'MANAGE_ACCESS')],
   acl: ['Hub:READ', 'Hub:MANAGE_ACCESS'],
 };
+const ADMIN_ON_REPOSITORY: RouteOptions = {
+  fn: [FN('ADMIN', 'MANAGE_ACCESS'), FN('REPOSITORY', 'MANAGE_ACCESS')],
+  acl: ['Hub:READ', 'ContentRepository:MANAGE_ACCESS'],
+};
+/** Administration entry points name no resource: the administration permission alone. */
+const ADMIN_ENTRY: RouteOptions = { fn: [FN('ADMIN', 'MANAGE_ACCESS')] };
+
+/** Search indexes, their analytics, and the sandbox's stand-in for the search provider's query API. */
+function searchIndexRoutes(): RouteDef[] {
+  const read: RouteOptions = { fn: [FN('SEARCH_INDEX', 'READ')], acl: HUB_READ };
+  const edit = (body?: string): RouteOptions => ({ fn: [FN('SEARCH_INDEX', 'EDIT')], acl: HUB_READ, body });
+  const index = '/hubs/:hubId/search-indexes/:indexId';
+  const assigned = `${index}/assigned-content-types`;
+  return [
+    v2('GET', '/hubs/:hubId/search-indexes', 'searchIndexes.list', read),
+    v2('POST', '/hubs/:hubId/search-indexes', 'searchIndexes.create', { fn: [FN('SEARCH_INDEX', 'CREATE')], acl: HUB_READ, body: 'searchIndexes.create' }),
+    v2('GET', index, 'searchIndexes.get', read),
+    v2('PATCH', index, 'searchIndexes.update', edit('searchIndexes.update')),
+    v2('DELETE', index, 'searchIndexes.remove', { fn: [FN('SEARCH_INDEX', 'DELETE')], acl: HUB_READ }),
+    v2('POST', `${index}/archive`, 'searchIndexes.archive', edit()),
+    v2('POST', `${index}/unarchive`, 'searchIndexes.unarchive', edit()),
+    v2('POST', `${index}/clear`, 'searchIndexes.clear', edit()),
+    v2('GET', `${index}/keys/:keyId`, 'searchIndexes.getKey', read),
+    v2('DELETE', `${index}/objects/:objectId`, 'searchIndexes.removeObject', edit()),
+    v2('GET', `${index}/settings`, 'searchIndexes.getSettings', read),
+    v2('PATCH', `${index}/settings`, 'searchIndexes.updateSettings', edit('searchIndexes.settings')),
+    v2('GET', `${index}/stats`, 'searchIndexes.stats', read),
+    v2('GET', assigned, 'searchIndexes.listAssigned', read),
+    v2('POST', assigned, 'searchIndexes.createAssigned', edit('searchIndexes.assign')),
+    v2('GET', `${assigned}/:assignedId`, 'searchIndexes.getAssigned', read),
+    v2('DELETE', `${assigned}/:assignedId`, 'searchIndexes.removeAssigned', edit()),
+    v2('POST', `${assigned}/:assignedId/recreate-webhook`, 'searchIndexes.recreateWebhook', edit()),
+    v2('GET', `${index}/analytics/:report`, 'searchAnalytics.report', read),
+    // Queries and click/conversion events: an index API key or a bearer token (checked by the handler);
+    // a query records itself, so even a GET runs its own write transaction (async).
+    route('GET', '/__sandbox/search-indexes/:indexId/query', 'searchQuery.query', { public: true, async: true }),
+    route('POST', '/__sandbox/search-indexes/:indexId/query', 'searchQuery.query', { public: true, async: true }),
+    route('POST', '/__sandbox/search-indexes/:indexId/events', 'searchQuery.event', { public: true }),
+    // The same operations at the paths the hosted service's SDK uses (it reads an index by id there).
+    v2('GET', '/algolia-search/:hubId/indexes', 'searchIndexes.list', read),
+    v2('POST', '/algolia-search/:hubId/indexes', 'searchIndexes.create', { fn: [FN('SEARCH_INDEX', 'CREATE')], acl: HUB_READ, body: 'searchIndexes.create' }),
+    v2('GET', '/algolia-search/:hubId/indexes/:indexId', 'searchIndexes.get', read),
+  ];
+}
 
 export const routes: RouteDef[] = [
   // Token endpoint and the sandbox's own admin prefix
@@ -51,6 +97,9 @@ export const routes: RouteDef[] = [
   route('GET', '/__sandbox/clients', 'sandbox.listClients', { sandboxAdmin: true }),
   route('POST', '/__sandbox/clients', 'sandbox.createClient', { sandboxAdmin: true, body: 'sandbox.client' }),
   route('DELETE', '/__sandbox/clients/:clientId', 'sandbox.removeClient', { sandboxAdmin: true }),
+  route('GET', '/__sandbox/faults', 'sandbox.getFaults', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/faults', 'sandbox.setFaults', { sandboxAdmin: true, body: 'sandbox.faults' }),
+  route('DELETE', '/__sandbox/faults', 'sandbox.clearFaults', { sandboxAdmin: true }),
 
   // Root and information
   v2('GET', '', 'root.getRoot'),
@@ -270,8 +319,65 @@ export const routes: RouteDef[] = [
   v2('GET', '/hubs/:hubId/webhooks/:webhookId/requests', 'webhooks.requests', { fn: [FN('WEBHOOK', 'READ')], acl: HUB_READ }),
 
   // Search indexes (issue 5): routes go here
+  ...searchIndexRoutes(),
 
   // Bulk jobs, administration and extensions (issue 5): routes go here
+  // Bulk jobs: each entry is checked against its single operation's permissions when the job runs.
+  v2('POST', '/hubs/:hubId/bulk-jobs/:jobType', 'bulkJobs.create', { acl: HUB_READ, body: 'bulkJobs.request' }),
+  v2('GET', '/hubs/:hubId/bulk-jobs/:jobId', 'bulkJobs.get', { acl: HUB_READ }),
+  // Administration of access (the hub modules are above)
+  v2('GET', '/admin', 'admin.operations', ADMIN_ENTRY),
+  v2('GET', '/admin/access', 'admin.access', ADMIN_ENTRY),
+  v2('GET', '/admin/access/hubs/:hubId', 'admin.hubOperations', ADMIN_ON_HUB),
+  v2('GET', '/admin/access/hubs/:hubId/members', 'admin.hubMembers', ADMIN_ON_HUB),
+  v2('GET', '/admin/access/hubs/:hubId/members/:sid', 'admin.hubMember', ADMIN_ON_HUB),
+  v2('DELETE', '/admin/access/hubs/:hubId/members/:sid/permissions', 'admin.revokeHubPermissions', ADMIN_ON_HUB),
+  v2('GET', '/admin/access/content-repositories/:repoId', 'admin.repositoryOperations', ADMIN_ON_REPOSITORY),
+  v2('GET', '/admin/access/content-repositories/:repoId/members', 'admin.repositoryMembers', ADMIN_ON_REPOSITORY),
+  v2('GET', '/admin/access/content-repositories/:repoId/members/:sid', 'admin.repositoryMember', ADMIN_ON_REPOSITORY),
+  v2('DELETE', '/admin/access/content-repositories/:repoId/members/:sid/permissions', 'admin.revokeRepositoryPermissions', ADMIN_ON_REPOSITORY),
+  // Extensions
+  v2('GET', '/hubs/:hubId/extensions', 'extensions.list', { fn: [FN('EXTENSION', 'READ')], acl: HUB_READ }),
+  v2('POST', '/hubs/:hubId/extensions', 'extensions.create', { fn: [FN('EXTENSION', 'CREATE')], acl: HUB_READ, body: 'extensions.create' }),
+  v2('GET', '/hubs/:hubId/extensions/:name', 'extensions.getByName', { fn: [FN('EXTENSION', 'READ')], acl: HUB_READ }),
+  v2('GET', '/extensions/:extensionId', 'extensions.get', { fn: [FN('EXTENSION', 'READ')], acl: HUB_READ }),
+  v2('PATCH', '/extensions/:extensionId', 'extensions.update', { fn: [FN('EXTENSION', 'EDIT')], acl: HUB_READ, body: 'extensions.update' }),
+  v2('DELETE', '/extensions/:extensionId', 'extensions.remove', { fn: [FN('EXTENSION', 'DELETE')], acl: HUB_READ }),
 
   // Integrations and virtual staging (issue 5): routes go here
+  ...integrationRoutes(),
+  ...virtualStagingRoutes(),
 ];
+
+/** Commerce and marketing platform integrations, and what their stand-in platforms hold. */
+function integrationRoutes(): RouteDef[] {
+  const can = (action: string, body?: string): RouteOptions => ({ fn: [FN('INTEGRATION', action)], acl: HUB_READ, ...(body ? { body } : {}) });
+  const kind = (type: 'commerce' | 'marketing'): RouteDef[] => [
+    v2('GET', `/integrations/${type}`, `integrations.${type}List`, can('READ')),
+    v2('POST', `/integrations/${type}`, `integrations.${type}Create`, can('CREATE', `integrations.${type}Create`)),
+    v2('GET', `/integrations/${type}/:integrationId`, `integrations.${type}Get`, can('READ')),
+    v2('PATCH', `/integrations/${type}/:integrationId`, `integrations.${type}Update`, can('EDIT', `integrations.${type}Update`)),
+    v2('DELETE', `/integrations/${type}/:integrationId`, `integrations.${type}Remove`, can('DELETE')),
+  ];
+  return [
+    v2('GET', '/hubs/:hubId/integrations', 'integrations.listForHub', can('READ')),
+    ...kind('commerce'),
+    ...kind('marketing'),
+    // The stand-in platforms, for whoever may read the integration.
+    route('GET', '/__sandbox/commerce/:integrationId/campaigns', 'commerce.campaignList', can('READ')),
+    route('GET', '/__sandbox/commerce/:integrationId/live', 'commerce.live', can('READ')),
+    route('GET', '/__sandbox/commerce/:integrationId/assets', 'commerce.assets', can('READ')),
+    route('GET', '/__sandbox/marketing/:integrationId/deliveries', 'integrations.marketingDeliveries', can('READ')),
+  ];
+}
+
+/** Virtual staging: rendering and delivery queries need no token (the delivery side); hubs' templates are sandbox admin. */
+function virtualStagingRoutes(): RouteDef[] {
+  return [
+    route('GET', '/v1/content/store/content-item/:itemId', 'virtualStaging.render', { public: true, html: true }),
+    route('GET', '/cms/content/query', 'virtualStaging.query', { public: true }),
+    route('GET', '/__sandbox/hubs/:hubId/templates', 'virtualStaging.listTemplates', { sandboxAdmin: true }),
+    route('PUT', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.putTemplate', { sandboxAdmin: true, textBody: true }),
+    route('DELETE', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.removeTemplate', { sandboxAdmin: true }),
+  ];
+}

@@ -19,6 +19,10 @@ export const schemaFamilies: Record<string, () => Promise<SchemaFamily>> = {
   editions: () => import('./editions.js'),
   snapshots: () => import('./snapshots.js'),
   webhooks: () => import('./webhooks.js'),
+  bulkJobs: () => import('./bulk-jobs.js'),
+  extensions: () => import('./extensions.js'),
+  searchIndexes: () => import('./search-indexes.js'),
+  integrations: () => import('./integrations.js'),
 };
 
 const loaded = new Map<string, SchemaFamily>();

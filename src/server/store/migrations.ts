@@ -260,4 +260,129 @@ export const migrations: Migration[] = [
       CREATE INDEX idempotency_keys_age ON idempotency_keys(created_at);
     `,
   },
+  {
+    id: '0005-search-indexes',
+    sql: `
+      -- Search indexes (primary and replicas) with their settings and API key in data.
+      CREATE TABLE search_indexes (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        parent_id TEXT REFERENCES search_indexes(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (hub_id, name)
+      );
+      CREATE INDEX search_indexes_parent ON search_indexes(parent_id);
+      CREATE TABLE search_index_types (
+        id TEXT PRIMARY KEY,
+        index_id TEXT NOT NULL REFERENCES search_indexes(id) ON DELETE CASCADE,
+        content_type_uri TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (index_id, content_type_uri)
+      );
+      -- The records of an index; rowid keeps the order they were first added in.
+      CREATE TABLE search_index_objects (
+        index_id TEXT NOT NULL REFERENCES search_indexes(id) ON DELETE CASCADE,
+        object_id TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (index_id, object_id)
+      );
+      -- Every search query answered (at: sandbox clock, ms); query_id only with clickAnalytics.
+      CREATE TABLE search_queries (
+        seq INTEGER PRIMARY KEY,
+        index_id TEXT NOT NULL REFERENCES search_indexes(id) ON DELETE CASCADE,
+        query_id TEXT UNIQUE,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX search_queries_index ON search_queries(index_id, at);
+      -- Click and conversion events, each tied to the query that produced the clicked hits.
+      CREATE TABLE search_events (
+        seq INTEGER PRIMARY KEY,
+        index_id TEXT NOT NULL REFERENCES search_indexes(id) ON DELETE CASCADE,
+        query_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX search_events_query ON search_events(query_id);
+    `,
+  },
+  {
+    id: '0004-bulk-jobs-extensions',
+    sql: `
+      -- Hub-level bulk jobs: the job with its per-item results in data (the work waits in a task).
+      CREATE TABLE bulk_jobs (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX bulk_jobs_hub ON bulk_jobs(hub_id, created_date);
+      CREATE TABLE extensions (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (hub_id, name)
+      );
+    `,
+  },
+  {
+    id: '0006-integrations',
+    sql: `
+      -- Commerce and marketing integrations of a hub; their settings (credentials too) in data.
+      CREATE TABLE integrations (
+        id TEXT PRIMARY KEY,
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        label TEXT NOT NULL,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX integrations_hub ON integrations(hub_id, type, created_date);
+      -- The stand-in commerce platform: one campaign per scheduled edition, its slot
+      -- configurations in data; end is NULL for an evergreen campaign.
+      CREATE TABLE commerce_campaigns (
+        id TEXT PRIMARY KEY,
+        integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+        edition_id TEXT NOT NULL,
+        start TEXT NOT NULL,
+        end TEXT,
+        created_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (integration_id, edition_id)
+      );
+      CREATE INDEX commerce_campaigns_start ON commerce_campaigns(integration_id, start);
+      -- Content assets the commerce platform holds: the last published version of each item.
+      CREATE TABLE commerce_assets (
+        id TEXT PRIMARY KEY,
+        integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+        item_id TEXT NOT NULL,
+        updated_date TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (integration_id, item_id)
+      );
+      -- The stand-in marketing platform: every delivery its integration's webhook made.
+      CREATE TABLE marketing_deliveries (
+        seq INTEGER PRIMARY KEY,
+        integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+        received_date TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX marketing_deliveries_integration ON marketing_deliveries(integration_id, seq);
+      -- Virtual staging: wrapper templates a hub registers by name.
+      CREATE TABLE staging_templates (
+        hub_id TEXT NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        updated_date TEXT NOT NULL,
+        html TEXT NOT NULL,
+        PRIMARY KEY (hub_id, name)
+      );
+    `,
+  },
 ];

@@ -15,6 +15,9 @@ export interface InternalReceiver {
 export const INTERNAL_SCHEME = 'sandbox:';
 
 export const internalReceivers: Record<string, () => Promise<InternalReceiver>> = {};
+internalReceivers['search-index'] = () => import('../search-indexes/receiver.js');
+internalReceivers.commerce = () => import('../commerce/receiver.js');
+internalReceivers.marketing = () => import('../integrations/marketing-receiver.js');
 
 export async function deliverInternally(service: Service, delivery: Delivery, body: string): Promise<{ status: number; body: string }> {
   const url = new URL(delivery.url);

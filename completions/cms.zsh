@@ -1,0 +1,926 @@
+#compdef cms
+# zsh completion for cms. Generated from the command tree: do not edit.
+# Install: cms completion zsh > "${fpath[1]}/_cms"
+typeset -gA _cms_subs _cms_opts _cms_vals _cms_args
+_cms_subs=(
+  'cms' 'hub:Hubs\: the root of every other resource
+repo:Content repositories of a hub
+schema:Content type schemas (JSON Schema documents)
+type:Content types\: registered schemas
+folder:Folders in a repository
+item:Content items\: create, version, search, localize, publish
+workflow:Workflow states and their assignment to items
+event:Events\: the planning containers of editions
+edition:Editions\: planned publications of slots and snapshots
+slot:Slots\: placeholders for content in editions
+snapshot:Snapshots\: immutable copies of content graphs
+job:Publishing jobs and bulk jobs
+webhook:Webhooks and their delivery log
+index:Search indexes, their settings and analytics
+admin:Access administration and hub modules
+extension:Extensions (dashboard and content field)
+profile:Saved connections (profiles)
+sandbox:The embedded local sandbox of the whole service
+api:Make a raw request to the service (like gh api)
+completion:Print the shell completion script for bash, zsh or fish
+demo:Run a guided, realistic scenario on the embedded sandbox
+login:Save a profile\: client credentials, API and auth URLs, default hub
+runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
+undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated'
+  'cms repo' 'features:Feature flags of a repository (e.g. slots)
+create:Create a content repository in a hub
+delete:Delete a repository and its content
+find-by-feature:List the repositories of a hub that have a feature
+get:Show a repository
+list:List the repositories of a hub
+locales:Show or set the item locales of a repository
+localization-group:Show a repository'\''s localization group, or add another repository to it
+share:Grant another client (user) permissions on a repository
+update:Rename or relabel a repository'
+  'cms index' 'types:Content types assigned to a search index
+analytics:Read a search analytics report of an index
+archive:Archive a search index (and its replicas)\: it keeps its records but takes no changes
+clear:Remove every record of a search index (its replicas too)
+create:Create a search index named <hub name>.<suffix>
+delete-object:Remove one record from a search index (and its replicas)
+delete:Delete a search index with its replicas, records, assigned types and their webhooks
+get:Show a search index
+key:Show the search API key of an index (for X-Search-Api-Key on queries)
+list:List the search indexes of a hub
+query:Search the records of an index (the sandbox stand-in for the search provider)
+settings:Show the settings of a search index, or change them
+stats:Show the records and usage figures of a search index
+unarchive:Unarchive a search index (and its replicas)
+update:Change the label of a search index'
+  'cms sandbox' 'client:API clients of the sandbox (for permission testing)
+clock:The sandbox clock that drives scheduling
+reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
+serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
+status:Show the state of the sandbox the profile points at'
+  'cms hub' 'create:Create a hub
+delete:Delete a hub and everything in it
+get:Show a hub
+list:List the hubs this client can see
+settings:Show or change the settings of a hub
+share:Grant another client (user) permissions on a hub
+update:Change the name, label or description of a hub'
+  'cms repo features' 'add:Add a feature flag to a repository
+remove:Remove a feature flag from a repository'
+  'cms schema' 'archive:Archive a content type schema (it can no longer be updated or registered)
+create:Create a content type schema from a JSON Schema file, and optionally register and assign its type
+get:Show a content type schema, or one of its versions
+list:List the content type schemas of a hub
+resolve:Print a schema with every reference to another schema of the hub inlined
+unarchive:Unarchive a content type schema
+update:Make a new version of a content type schema from a file and/or a validation level
+versions:List the versions of a content type schema, newest first'
+  'cms type' 'archive:Archive a content type\: no new items of it, no settings changes
+assign:Assign a content type to a repository\: items of the type may then be created there
+effective:Print a content type with its cached schema standing alone (references to other schemas inlined)
+get:Show a content type
+list:List the content types of a hub
+register:Register a content type schema as a content type
+schema:Print a content type'\''s cached schema\: the version its items are validated against
+sync:Refresh a content type'\''s cached schema from the schema'\''s current version
+unarchive:Unarchive a content type
+unassign:Unassign a content type from a repository (its existing items stay)
+update:Change the settings of a content type (label, icons, visualizations, cards)'
+  'cms folder' 'create:Create a folder at the top of a repository, or inside another folder
+delete:Delete an empty folder (one holding sub-folders or items is refused)
+get:Show a folder
+list:List the top-level folders of a repository, or the sub-folders of a folder
+rename:Rename a folder'
+  'cms item' 'archive:Archive a content item (unarchive brings it back)
+bulk-update:Update many content items at once from a JSON file; prints a result per item
+children:List a content item and every item its content links reach, root first
+copy:Copy content items to another repository, folder, hub or profile (with what they link to)
+create:Create a content item in a repository
+delivery-key:Set or remove a content item'\''s delivery key (Content Delivery 2)
+export:Export content items (with their types, schemas and folders) to a directory, one file per item
+facet:Count content items per field value or date range (facets)
+find:Search the content items of a hub by text
+get:Show a content item (or one of its versions, or the item holding a delivery key)
+history:Show what made each version of a content item\: action, user and date
+import:Import an export directory into a hub\: create or update its items, linked items first
+list:List the content items of a repository
+locale:Set a content item'\''s locale (one of its repository'\''s item locales, if it has any)
+localizations:List the variants of a content item in other locales
+localize:Localize a content item and the items it links to into other locales (a localization job)
+move:Move content items to another repository, folder, hub or profile (copy, then archive the sources)
+publish:Publish an item and everything it links to
+restore:Restore an earlier version of a content item (as a new version)
+unarchive:Unarchive a content item
+unpublish:Take an item out of publication
+update:Update a content item (a new version)
+versions:List the versions of a content item, newest first'
+  'cms workflow' 'assign:Set a content item'\''s workflow state
+create:Create a workflow state
+get:Show a workflow state
+list:List the workflow states of a hub
+unassign:Remove a content item'\''s workflow state
+update:Change the label and/or colour of a workflow state'
+  'cms event' 'archive:Archive an event (irreversible)\: it becomes read-only and its editions cannot be scheduled
+create:Create an event\: a period (a sale, a season) that editions plan publications in
+delete:Delete an event and its draft editions
+get:Show an event
+list:List the events of a hub
+update:Change the name, dates, comment or brief of an event'
+  'cms edition' 'archive:Archive an edition (irreversible)\: it can no longer change or be scheduled
+collisions:List the slot collisions of an edition\: slots that editions overlapping it in time also use
+conflicts:List the conflicts of an edition\: content items its snapshots hold at different versions
+content:List the content snapshots of an edition, or add snapshots to it
+create:Create a DRAFT edition in an event, or copy one
+delete:Delete a DRAFT edition with its slots and content
+get:Show an edition
+list:List the editions of an event, or the editions of the hub in a date range
+preview:Show, create or delete the preview of an edition
+resolve:Resolve a conflict of an edition\: the version of a content item it publishes
+schedule:Schedule a DRAFT edition to publish at its start (guided on a terminal)
+slot-content:Put content into an edition slot\: links to snapshots
+slots:List, add, copy or remove the slots of an edition
+unschedule:Unschedule an edition\: back to DRAFT, its publishing job cancelled
+update:Change a DRAFT edition\: name, dates, comment, content expiry'
+  'cms slot' 'create:Create a slot in a slots repository
+get:Show a slot
+list:List the slots of a slots repository (its items of slot types)'
+  'cms snapshot' 'batch:Snapshot several content items in one request
+create:Snapshot a content item and everything it links to, at their current versions
+get:Show a snapshot
+item:Show a content item as a snapshot froze it
+list:List the snapshots of a hub, newest first'
+  'cms job' 'bulk-status:Show a bulk job\: its status and how many items succeeded
+bulk:Run a bulk job on many content items of a hub (assign-users, copy-items, publish, unarchive, update-workflow)
+cancel:Cancel a publishing job that has not run yet
+create:Schedule the publication of a snapshot
+get:Show a publishing job
+list:List the publishing jobs of a snapshot
+wait:Wait until a publishing job finishes, showing its progress'
+  'cms webhook' 'create:Create a webhook
+delete:Delete a webhook and its delivery log
+get:Show a webhook (secret header values are never shown)
+list:List the webhooks of a hub
+requests:List the delivery attempts of a webhook, newest first
+update:Change a webhook (only the fields given)'
+  'cms index types' 'add:Assign a content type to a search index (creates the webhooks that keep it current)
+list:List the content types assigned to a search index
+recreate-webhook:Replace the active or archived content webhook of an assigned content type
+remove:Unassign a content type from a search index (its webhooks go; its records stay)'
+  'cms admin' 'access:List the access operations on a hub or repository
+enable:Enable a hub module\: the search index module or Content Delivery 2 (delivery keys)
+member:Show the permissions one client holds on a hub or repository
+members:List the clients holding permissions on a hub or repository
+modules:List the modules of a hub and whether each is enabled
+operations:List the administrative operations of the service
+revoke:Revoke a client'\''s permissions on a hub or repository'
+  'cms extension' 'create:Create an extension (name, label, url and category are required)
+delete:Delete an extension
+get-by-name:Show the extension of a hub with the given name
+get:Show an extension
+list:List the extensions of a hub
+update:Change an extension (only the fields given)'
+  'cms profile' 'list:List saved profiles (the current one is marked *)
+remove:Remove a saved profile
+show:Show the connection a command would use, and where each value came from
+use:Make a profile the current one'
+  'cms sandbox client' 'create:Create a restricted API client in the sandbox
+list:List the API clients of the sandbox (never their secrets)'
+  'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
+freeze:Stop the sandbox clock where it is
+resume:Let a frozen sandbox clock run again from where it stopped
+set:Set the sandbox clock to an instant (it keeps running from there unless frozen)
+show:Show the sandbox clock'
+)
+_cms_opts=(
+  'cms' '--profile:use a saved profile
+-o:output format
+--output:output format
+--query:JMESPath expression
+--no-color:disable colour
+--no-input:never prompt
+--debug:trace requests on stderr
+-h:show help
+--help:show help'
+  'cms hub create' '--name:unique name (letters, digits, - and _)
+--label:display label
+--description:description
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms hub delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms hub get' ''
+  'cms hub list' '--limit:stop after n results (0 for all)'
+  'cms hub settings' '--virtual-staging:virtual staging environment hostname
+--preview-virtual-staging:preview virtual staging environment hostname
+--locales:comma-separated locales of the hub (e.g. en-GB,fr-FR)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms hub share' '--user:the client to grant to
+--permission:READ, EDIT, DELETE, SHARE (comma list or repeated)'
+  'cms hub update' '--name:new name
+--label:new label
+--description:new description
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms repo create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--name:name, unique in the hub
+--label:display label
+--feature:add a feature flag such as slots (repeatable)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms repo delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms repo find-by-feature' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms repo get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms repo list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms repo locales' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--clear:remove every item locale'
+  'cms repo localization-group' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--add:repository (id or name) that leaves its group and joins this one'
+  'cms repo share' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--user:the client to grant to
+--permission:READ, EDIT, DELETE, SHARE (comma list or repeated)'
+  'cms repo update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--name:new name
+--label:new label
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms repo features add' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms repo features remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms schema archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms schema create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--file:the JSON Schema document (- for stdin)
+--schema-id:the schema id URL (default\: the document'\''s id)
+--validation-level:what the document is validated as
+--register:also register the schema as a content type
+--label:label of the registered content type (with --register)
+--repo:assign the registered content type to this repository (with --register)'
+  'cms schema get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--version:an earlier version
+--document:print only the JSON Schema document'
+  'cms schema list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
+--sort:sort order, e.g. createdDate,desc
+--limit:stop after n results (0 for all)'
+  'cms schema resolve' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--file:the JSON Schema document (- for stdin)'
+  'cms schema unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms schema update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--file:the JSON Schema document (- for stdin)
+--validation-level:what the document is validated as'
+  'cms schema versions' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms type archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:the repository (id or name)'
+  'cms type effective' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
+--sort:sort order, e.g. createdDate,desc
+--limit:stop after n results (0 for all)'
+  'cms type register' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label of the content type
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms type schema' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type sync' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type unassign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:the repository (id or name)'
+  'cms type update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:new label
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms folder create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:content repository
+--parent:parent folder id'
+  'cms folder delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms folder get' ''
+  'cms folder list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:content repository
+--parent:parent folder id
+--limit:stop after n results (0 for all)'
+  'cms folder rename' ''
+  'cms item archive' ''
+  'cms item bulk-update' '--file:JSON array of updates (- for stdin); required
+--ignore-schema-validation:store bodies even if they break their content type schema'
+  'cms item children' ''
+  'cms item copy' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--to-repo:destination repository (in the destination hub)
+--to-folder:destination folder (default\: the repository root)
+--to-profile:destination profile\: another service or credentials (default\: the current one)
+--to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
+--with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
+--repo:original form\: destination repository of a single service copy (prints the copy)
+--label:label of the copy (default\: the source label)
+--version:version to copy (default\: latest)
+--name:body._meta.name of the copy
+--folder:original form\: folder of the destination repository
+--locale:locale of the copy (default\: the source locale, if the destination accepts it)'
+  'cms item create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:content repository (id or name); required
+--label:display label
+--schema:content type URI (body._meta.schema)
+--folder:folder of the repository to create it in
+--locale:locale such as en-GB (one of the repository item locales, if it has any)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms item delivery-key' '--remove:remove the key instead'
+  'cms item export' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:only this repository (repeatable or comma list)
+--folder:only items in this folder and its sub-folders
+--status:comma list of ACTIVE, ARCHIVED
+--search:only items matching a text search (syntax of cms item find)
+--facet:only items a facet filter lets through, e.g. locale\:IN\:en-GB (repeatable; syntax of cms item facet --field)
+--with-deps:also export every item the selected items link to, transitively
+--concurrency:pages fetched at once
+--page-size:items per page request (at most 1000)
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
+  'cms item facet' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--field:a facet (repeatable), see above
+--search:apply a text search first (the syntax of cms item find)
+--entities:also return the matching items (see -o json)
+--sort:order of the returned items\: createdDate, lastModifiedDate or label with ,asc or ,desc
+--size:how many items to return with --entities (default 20)
+--body-file:JSON request body from a file (- for stdin); flags override its fields'
+  'cms item find' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--projection:basic\: items without their body (with the schema)
+--sort:createdDate, lastModifiedDate or label with ,asc or ,desc (default\: relevance)
+--limit:stop after n results (0 for all)'
+  'cms item get' '--version:an earlier version
+--key:find the item of the hub holding this delivery key
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms item history' '--limit:stop after n results (0 for all)'
+  'cms item import' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:put every item in this repository (default\: the one named like its source repository)
+--folder:put every item in this folder (default\: recreate the source folder paths)
+--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--publish:publish each imported item, and wait for the publishing jobs at the end
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
+  'cms item list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:content repository (id or name); required
+--folder:only items in this folder
+--status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
+--sort:sort order, e.g. label,asc (default\: createdDate,desc)
+--limit:stop after n results (0 for all)'
+  'cms item locale' ''
+  'cms item localizations' '--limit:stop after n results (0 for all)'
+  'cms item localize' '--locale:target locale (repeatable or comma list); required
+--wait:wait until the job finishes
+--timeout:how long --wait waits'
+  'cms item move' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--to-repo:destination repository (in the destination hub)
+--to-folder:destination folder (default\: the repository root)
+--to-profile:destination profile\: another service or credentials (default\: the current one)
+--to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
+--with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
+  'cms item publish' '--wait:wait until the publishing job finishes'
+  'cms item restore' '--to:the version to restore (required)'
+  'cms item unarchive' ''
+  'cms item unpublish' ''
+  'cms item update' '--label:new label
+--folder:move to this folder of the repository
+--locale:new locale
+--assignee:assign to these users (repeatable or comma list; replaces the assignees)
+--version:the version the change is based on (default\: the current one)
+--ignore-schema-validation:store the body even if it breaks the content type schema
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms item versions' '--oldest-first:list version 1 first
+--limit:stop after n results (0 for all)'
+  'cms workflow assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms workflow create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label of the state
+--color:rgb(r,g,b) or #rrggbb'
+  'cms workflow get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms workflow list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms workflow unassign' ''
+  'cms workflow update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:new label
+--color:new colour\: rgb(r,g,b) or #rrggbb'
+  'cms event archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms event create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--name:name (1 to 255 characters)
+--start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--comment:comment (at most 250 characters)
+--brief:link to the brief describing the event
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms event delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms event get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms event list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--sort:start, end, createdDate or name with ,asc or ,desc (default\: start,asc)
+--limit:stop after n results (0 for all)'
+  'cms event update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--name:new name
+--start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--comment:comment (at most 250 characters)
+--brief:new brief link
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms edition archive' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms edition collisions' ''
+  'cms edition conflicts' ''
+  'cms edition content' '--add-snapshot:snapshot to add (repeatable)
+--limit:stop after n results (0 for all)'
+  'cms edition create' '--event:the event the edition belongs to
+--name:name (1 to 120 characters)
+--start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--comment:comment (at most 250 characters)
+--active-end-date:content expires when the edition ends (default\: it stays as fallback)
+--copy-from:copy this edition (its slots, content, name and dates unless given)
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms edition delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms edition get' ''
+  'cms edition list' '--event:the event whose editions to list
+--from:range start\: ISO date-time or +<duration> from now
+--to:range end\: ISO date-time or +<duration> from now
+--within:only editions entirely within the range (default\: overlapping it)
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--sort:start, end, name, createdDate or publishingStatus with ,asc or ,desc (default\: start,asc)
+--limit:stop after n results (0 for all)'
+  'cms edition preview' '--create:create (or replace) the preview
+--type:preview type
+--delete:delete the preview
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms edition resolve' '--item:content item in conflict; required
+--version:version to publish; required
+--comment:why this version'
+  'cms edition schedule' '--event:the event to pick the edition from
+--start:publish at\: ISO date-time or +<duration> from now (default\: the edition start)
+--ignore-warnings:schedule despite warnings (slot collisions, overlapping editions)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms edition slot-content' '--snapshot:snapshot to link (repeatable)
+--property:slot schema property that holds the link(s)
+--body-file:JSON request body from a file (- for stdin); flags override its fields'
+  'cms edition slots' '--add:slot (content item id) to associate (repeatable)
+--copy-from:edition slot of another edition to copy, content included
+--remove:edition slot to take out of the edition
+-y:do not ask for confirmation
+--yes:do not ask for confirmation
+--limit:stop after n results (0 for all)'
+  'cms edition unschedule' ''
+  'cms edition update' '--name:new name (1 to 120 characters)
+--start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--comment:comment (at most 250 characters)
+--active-end-date:content expires when the edition ends
+--no-active-end-date:content stays as fallback after the edition ends
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms slot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:slots repository (id or name); required
+--label:display label
+--schema:slot type URI (body._meta.schema)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms slot get' ''
+  'cms slot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--repo:slots repository (id or name); required
+--limit:stop after n results (0 for all)'
+  'cms snapshot batch' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--root:content item to snapshot (repeatable)
+--comment:comment of every snapshot
+--type:type of every snapshot
+--body-file:JSON request body from a file (- for stdin); flags override its fields'
+  'cms snapshot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--root:content item at the root of the snapshot; required
+--comment:what the snapshot is for; required
+--type:snapshot type'
+  'cms snapshot get' ''
+  'cms snapshot item' ''
+  'cms snapshot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--type:only these types (comma list of user, system, generated)
+--limit:stop after n results (0 for all)'
+  'cms job bulk-status' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--results:print the result of each item'
+  'cms job bulk' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--file:JSON selection\: an array of entries or {selection, workflow} (- for stdin)
+--item:content item to include, at its current version (repeatable)
+--assignee:assign-users\: a user to assign (repeatable)
+--state:update-workflow\: the workflow state, or none to remove it
+--repo:copy-items with --item\: the repository to copy into
+--wait:wait for the job and print the result of each item
+--timeout:with --wait\: give up after this long (exit 8)'
+  'cms job cancel' ''
+  'cms job create' '--snapshot:snapshot to publish
+--at:ISO date-time, or +<duration> from now (+90m, +2h, +1d); default now'
+  'cms job get' ''
+  'cms job list' '--snapshot:snapshot whose jobs to list
+--limit:stop after n results (0 for all)'
+  'cms job wait' '--timeout:give up after this long (exit 8)
+--interval:time between polls'
+  'cms webhook create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label
+--event:event to deliver, e.g. content-item.published (repeatable or comma list)
+--handler:URL that receives deliveries (repeatable)
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--header:custom header sent with each delivery (repeatable)
+--secret-header:custom header whose value is never shown again (repeatable)
+--method:HTTP method of deliveries
+--active:deliver events
+--no-active:keep the webhook but deliver nothing
+--body-file:JSON webhook body from a file (- for stdin); flags override its fields
+--set:set one field of the body (repeatable)'
+  'cms webhook delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms webhook list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms webhook requests' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms webhook update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label
+--event:event to deliver, e.g. content-item.published (repeatable or comma list)
+--handler:URL that receives deliveries (repeatable)
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--header:custom header sent with each delivery (repeatable)
+--secret-header:custom header whose value is never shown again (repeatable)
+--method:HTTP method of deliveries
+--active:deliver events
+--no-active:keep the webhook but deliver nothing
+--body-file:JSON webhook body from a file (- for stdin); flags override its fields
+--set:set one field of the body (repeatable)'
+  'cms index analytics' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--start:first day, YYYY-MM-DD
+--end:last day, YYYY-MM-DD
+--tags:analytics tags\: web, "web AND mobile", "(a OR b) AND c"
+--include-replicas:count the searches of the replicas too (primary indexes only)
+--limit:entries of a top list (0..1000, default 10)
+--offset:entries of a top list to skip
+--search:one exact search text (top-hits, top-filters-no-result-search)
+--click-analytics:add click and conversion figures (top-searches)
+--order-by:top-searches order
+--direction:asc or desc (default desc)'
+  'cms index archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms index clear' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms index create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--suffix:the name after "<hub name>."
+--label:label
+--type:PRODUCTION or STAGING
+--content-type:content type to assign (repeatable)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms index delete-object' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms index delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms index get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms index key' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms index list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--primary:primary indexes only (no replicas)
+--replicas-of:the replicas of one index (id, name or suffix)
+--status:ACTIVE, ARCHIVED or both (comma list)
+--with-settings:include each index settings
+--limit:stop after n results (0 for all)'
+  'cms index query' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--filter:attribute\:value or attribute <op> number (repeatable, joined by AND)
+--facet:facet filter; a comma list matches any of its values (repeatable, joined by AND)
+--click-analytics:return a queryID for click and conversion events
+--tag:analytics tag (repeatable)
+--user:user token, for users-count
+--hits-per-page:hits per page (default 20, or the index settings)
+--page:page, from 0
+--no-analytics:keep this query out of analytics'
+  'cms index settings' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--body-file:settings JSON from a file (- for stdin)
+--replicas:managed replica names, <hub name>.<name> (repeatable or comma list; "" for none)
+--forward-to-replicas:also apply the settings sent to the replicas'
+  'cms index stats' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--period:usage over the last day, week, month or year (default month)'
+  'cms index unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms index update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:new label (3 to 63 characters)'
+  'cms index types add' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--type:content type URI of the hub'
+  'cms index types list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms index types recreate-webhook' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--type:which webhook'
+  'cms index types remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms admin access' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms admin members' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms admin modules' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms admin operations' ''
+  'cms admin revoke' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--permission:permissions to revoke, e.g. READ,EDIT (comma list or repeated)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms extension create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--name:unique name in the hub (letters, digits, - and _)
+--label:label
+--url:http(s) URL the extension is served from
+--category:where it appears
+--description:description
+--height:initial height
+--parameters:parameters handed to the extension (usually JSON)
+--settings:settings as a JSON string
+--status:status
+--body-file:JSON extension body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)'
+  'cms extension delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms extension get-by-name' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms extension get' ''
+  'cms extension list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--lite:only id, name, label, category and url of each
+--limit:stop after n results (0 for all)'
+  'cms extension update' '--name:unique name in the hub (letters, digits, - and _)
+--label:label
+--url:http(s) URL the extension is served from
+--category:where it appears
+--description:description
+--height:initial height
+--parameters:parameters handed to the extension (usually JSON)
+--settings:settings as a JSON string
+--status:status
+--body-file:JSON extension body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)'
+  'cms profile list' ''
+  'cms profile remove' ''
+  'cms profile show' ''
+  'cms profile use' ''
+  'cms sandbox reset' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
+--port:port to listen on (0 picks a free one)
+--data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
+--token-ttl:access token lifetime
+--faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" (also POST /__sandbox/faults)
+--faults-seed:seed for the fault dice (same seed, same faults)'
+  'cms sandbox status' ''
+  'cms sandbox client create' '--id:client id
+--secret:client secret
+--label:description of the client
+--permission:functional permissions (comma list, repeatable; "all" for every one)
+--acl:hub\:<id|name>\:<PERMS> or repo\:<id>\:<PERMS> (repeatable)'
+  'cms sandbox client list' ''
+  'cms sandbox clock advance' ''
+  'cms sandbox clock freeze' ''
+  'cms sandbox clock resume' ''
+  'cms sandbox clock set' ''
+  'cms sandbox clock show' ''
+  'cms api' '-F:typed field (JSON values parsed), repeatable
+--field:typed field (JSON values parsed), repeatable
+-f:string field, repeatable
+--raw-field:string field, repeatable
+--input:request body from a file (- for stdin), sent as is
+-H:extra request header, repeatable
+--header:extra request header, repeatable
+--paginate:fetch every page of a collection and print the items as one array
+-i:print the status line and response headers first
+--include:print the status line and response headers first'
+  'cms completion' ''
+  'cms demo' '--hub:name of the demo hub'
+  'cms login' '--client-id:API client id
+--client-secret:API client secret (prefer --client-secret-stdin\: flags show in process lists)
+--client-secret-stdin:read the client secret from standard input
+--api-url:API base URL, e.g. https\://api.example.com
+--auth-url:authorization server URL (default\: the API origin)
+--hub:default hub of the profile
+--sandbox:use the embedded sandbox (defaults to its admin client)
+--no-verify:save without checking the credentials'
+  'cms runs' '--limit:stop after n results (0 for all)'
+  'cms undo' '--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--dry-run:print what would change and change nothing (no write request is sent)
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+)
+_cms_vals=(
+  'cms --profile' '@profiles'
+  'cms -o' 'table json ndjson yaml'
+  'cms --output' 'table json ndjson yaml'
+  'cms repo create --hub' '@hubs'
+  'cms repo delete --hub' '@hubs'
+  'cms repo find-by-feature --hub' '@hubs'
+  'cms repo get --hub' '@hubs'
+  'cms repo list --hub' '@hubs'
+  'cms repo locales --hub' '@hubs'
+  'cms repo localization-group --hub' '@hubs'
+  'cms repo share --hub' '@hubs'
+  'cms repo update --hub' '@hubs'
+  'cms repo features add --hub' '@hubs'
+  'cms repo features remove --hub' '@hubs'
+  'cms schema archive --hub' '@hubs'
+  'cms schema create --hub' '@hubs'
+  'cms schema create --validation-level' 'CONTENT_TYPE SLOT PARTIAL'
+  'cms schema create --repo' '@repositories'
+  'cms schema get --hub' '@hubs'
+  'cms schema list --hub' '@hubs'
+  'cms schema resolve --hub' '@hubs'
+  'cms schema unarchive --hub' '@hubs'
+  'cms schema update --hub' '@hubs'
+  'cms schema update --validation-level' 'CONTENT_TYPE SLOT PARTIAL'
+  'cms schema versions --hub' '@hubs'
+  'cms type archive --hub' '@hubs'
+  'cms type assign --hub' '@hubs'
+  'cms type assign --repo' '@repositories'
+  'cms type effective --hub' '@hubs'
+  'cms type get --hub' '@hubs'
+  'cms type list --hub' '@hubs'
+  'cms type register --hub' '@hubs'
+  'cms type schema --hub' '@hubs'
+  'cms type sync --hub' '@hubs'
+  'cms type unarchive --hub' '@hubs'
+  'cms type unassign --hub' '@hubs'
+  'cms type unassign --repo' '@repositories'
+  'cms type update --hub' '@hubs'
+  'cms folder create --hub' '@hubs'
+  'cms folder create --repo' '@repositories'
+  'cms folder list --hub' '@hubs'
+  'cms folder list --repo' '@repositories'
+  'cms item copy --hub' '@hubs'
+  'cms item copy --to-repo' '@repositories'
+  'cms item copy --progress' 'auto bar json none'
+  'cms item copy --repo' '@repositories'
+  'cms item create --hub' '@hubs'
+  'cms item create --repo' '@repositories'
+  'cms item export --hub' '@hubs'
+  'cms item export --repo' '@repositories'
+  'cms item export --progress' 'auto bar json none'
+  'cms item facet --hub' '@hubs'
+  'cms item find --hub' '@hubs'
+  'cms item find --projection' 'basic'
+  'cms item get --hub' '@hubs'
+  'cms item import --hub' '@hubs'
+  'cms item import --repo' '@repositories'
+  'cms item import --progress' 'auto bar json none'
+  'cms item list --hub' '@hubs'
+  'cms item list --repo' '@repositories'
+  'cms item move --hub' '@hubs'
+  'cms item move --to-repo' '@repositories'
+  'cms item move --progress' 'auto bar json none'
+  'cms workflow assign --hub' '@hubs'
+  'cms workflow create --hub' '@hubs'
+  'cms workflow get --hub' '@hubs'
+  'cms workflow list --hub' '@hubs'
+  'cms workflow update --hub' '@hubs'
+  'cms event archive --hub' '@hubs'
+  'cms event create --hub' '@hubs'
+  'cms event delete --hub' '@hubs'
+  'cms event get --hub' '@hubs'
+  'cms event list --hub' '@hubs'
+  'cms event update --hub' '@hubs'
+  'cms edition create --hub' '@hubs'
+  'cms edition list --hub' '@hubs'
+  'cms edition schedule --hub' '@hubs'
+  'cms slot create --hub' '@hubs'
+  'cms slot create --repo' '@repositories'
+  'cms slot list --hub' '@hubs'
+  'cms slot list --repo' '@repositories'
+  'cms snapshot batch --hub' '@hubs'
+  'cms snapshot batch --type' 'user system generated'
+  'cms snapshot create --hub' '@hubs'
+  'cms snapshot create --type' 'user system generated'
+  'cms snapshot list --hub' '@hubs'
+  'cms job bulk-status --hub' '@hubs'
+  'cms job bulk --hub' '@hubs'
+  'cms job bulk --repo' '@repositories'
+  'cms webhook create --hub' '@hubs'
+  'cms webhook create --method' 'POST PUT PATCH DELETE'
+  'cms webhook delete --hub' '@hubs'
+  'cms webhook get --hub' '@hubs'
+  'cms webhook list --hub' '@hubs'
+  'cms webhook requests --hub' '@hubs'
+  'cms webhook update --hub' '@hubs'
+  'cms webhook update --method' 'POST PUT PATCH DELETE'
+  'cms index analytics --hub' '@hubs'
+  'cms index analytics --order-by' 'searchCount clickThroughRate conversionRate averageClickPosition'
+  'cms index analytics --direction' 'asc desc'
+  'cms index archive --hub' '@hubs'
+  'cms index clear --hub' '@hubs'
+  'cms index create --hub' '@hubs'
+  'cms index create --type' 'PRODUCTION STAGING'
+  'cms index delete-object --hub' '@hubs'
+  'cms index delete --hub' '@hubs'
+  'cms index get --hub' '@hubs'
+  'cms index key --hub' '@hubs'
+  'cms index list --hub' '@hubs'
+  'cms index query --hub' '@hubs'
+  'cms index settings --hub' '@hubs'
+  'cms index stats --hub' '@hubs'
+  'cms index stats --period' 'day week month year'
+  'cms index unarchive --hub' '@hubs'
+  'cms index update --hub' '@hubs'
+  'cms index types add --hub' '@hubs'
+  'cms index types list --hub' '@hubs'
+  'cms index types recreate-webhook --hub' '@hubs'
+  'cms index types recreate-webhook --type' 'active archived'
+  'cms index types remove --hub' '@hubs'
+  'cms admin access --hub' '@hubs'
+  'cms admin enable --hub' '@hubs'
+  'cms admin member --hub' '@hubs'
+  'cms admin members --hub' '@hubs'
+  'cms admin modules --hub' '@hubs'
+  'cms admin revoke --hub' '@hubs'
+  'cms extension create --hub' '@hubs'
+  'cms extension create --category' 'CONTENT_FIELD DASHBOARD'
+  'cms extension create --status' 'ACTIVE ARCHIVED'
+  'cms extension get-by-name --hub' '@hubs'
+  'cms extension list --hub' '@hubs'
+  'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
+  'cms extension update --status' 'ACTIVE ARCHIVED'
+  'cms undo --progress' 'auto bar json none'
+)
+_cms_args=(
+  'cms hub delete' '@hubs'
+  'cms hub get' '@hubs'
+  'cms hub settings' '@hubs'
+  'cms hub share' '@hubs'
+  'cms hub update' '@hubs'
+  'cms repo delete' '@repositories'
+  'cms repo get' '@repositories'
+  'cms repo locales' '@repositories'
+  'cms repo localization-group' '@repositories'
+  'cms repo share' '@repositories'
+  'cms repo update' '@repositories'
+  'cms repo features add' '@repositories'
+  'cms repo features remove' '@repositories'
+  'cms event archive' '@events'
+  'cms event delete' '@events'
+  'cms event get' '@events'
+  'cms event update' '@events'
+  'cms edition archive' '@editions'
+  'cms edition collisions' '@editions'
+  'cms edition conflicts' '@editions'
+  'cms edition content' '@editions'
+  'cms edition delete' '@editions'
+  'cms edition get' '@editions'
+  'cms edition preview' '@editions'
+  'cms edition resolve' '@editions'
+  'cms edition schedule' '@editions'
+  'cms edition slot-content' '@editions'
+  'cms edition slots' '@editions'
+  'cms edition unschedule' '@editions'
+  'cms edition update' '@editions'
+  'cms job bulk' 'assign-users copy-items publish unarchive update-workflow'
+  'cms admin access' 'hubs content-repositories'
+  'cms admin enable' 'search-index content-delivery-2'
+  'cms admin member' 'hubs content-repositories'
+  'cms admin members' 'hubs content-repositories'
+  'cms admin revoke' 'hubs content-repositories'
+  'cms completion' 'bash zsh fish'
+)
+
+_cms() {
+  local path=cms word next i positional=0
+  for ((i = 2; i < CURRENT; i++)); do
+    word=${words[i]}
+    [[ $word == -* ]] && continue
+    next="$path $word"
+    if (( ${+_cms_subs[$next]} || ${+_cms_opts[$next]} )); then path=$next; else (( positional++ )); fi
+  done
+  local prev=${words[CURRENT-1]} cur=${words[CURRENT]}
+  local values=${_cms_vals[$path $prev]:-${_cms_vals[cms $prev]}}
+  if [[ -z $values && $cur != -* && $positional -eq 0 && -z ${_cms_subs[$path]} ]]; then values=${_cms_args[$path]}; fi
+  if [[ -n $values ]]; then
+    if [[ $values == @* ]]; then compadd -- ${(f)"$(cms __complete ${values#@} 2>/dev/null)"}; else compadd -- ${=values}; fi
+    return
+  fi
+  local -a items
+  if [[ $cur == -* ]]; then
+    items=(${(f)_cms_opts[$path]} ${(f)_cms_opts[cms]})
+    _describe -t options option items
+  else
+    items=(${(f)_cms_subs[$path]})
+    _describe -t commands command items
+  fi
+}
+compdef _cms cms

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { defineCommand } from '../cli/define.js';
+import type { Manifest } from '../cli/define.js';
+import { SHELLS, completionScript, type Shell } from '../cli/completion.js';
+import { text } from '../output/result.js';
+
+export default defineCommand({
+  summary: 'Print the shell completion script for bash, zsh or fish',
+  description: 'Completes commands, options and their values; hubs, repositories, events and editions are completed from the current profile.',
+  examples: [
+    'cms completion bash > ~/.local/share/bash-completion/completions/cms',
+    'cms completion zsh > "${fpath[1]}/_cms"',
+    'cms completion fish > ~/.config/fish/completions/cms.fish',
+  ],
+  args: [{ name: 'shell', description: SHELLS.join(', '), required: true, choices: SHELLS }],
+  async run(_ctx, args) {
+    const manifest = JSON.parse(readFileSync(new URL('../cli/manifest.json', import.meta.url), 'utf8')) as Manifest;
+    return text(completionScript(manifest, args.shell as Shell));
+  },
+});

@@ -1,0 +1,43 @@
+import { defineCommand } from '../../cli/define.js';
+import { resolveDate } from '../../cli/dates.js';
+import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { UsageError } from '../../core/errors.js';
+import { list } from '../../output/result.js';
+import { EDITION_COLUMNS, resolveEventId } from '../event/_shared.js';
+
+interface Opts {
+  event?: string;
+  from?: string;
+  to?: string;
+  within?: boolean;
+  hub?: string;
+  sort?: string;
+  limit: number;
+}
+
+export default defineCommand<Opts>({
+  summary: 'List the editions of an event, or the editions of the hub in a date range',
+  description: 'With --event, the editions of that event. With --from and --to, the editions of the hub that overlap the range (--within: those entirely inside it).',
+  examples: ['cms edition list --event 5f1a2b3c4d5e6f7a8b9c0d1e', 'cms edition list --from +0s --to +30d', 'cms edition list --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z --within -o json'],
+  options: [
+    { flags: '--event <id|name>', description: 'the event whose editions to list' },
+    { flags: '--from <date>', description: 'range start: ISO date-time or +<duration> from now' },
+    { flags: '--to <date>', description: 'range end: ISO date-time or +<duration> from now' },
+    { flags: '--within', description: 'only editions entirely within the range (default: overlapping it)' },
+    hubOption,
+    { flags: '--sort <field,dir>', description: 'start, end, name, createdDate or publishingStatus with ,asc or ,desc (default: start,asc)' },
+    limitOption,
+  ],
+  async run(ctx, _args, opts) {
+    const client = await ctx.client();
+    const limit = limitOf(opts);
+    if (opts.event) {
+      const eventId = await resolveEventId(ctx, client, opts.event, opts.hub);
+      return list(client.paginate(`/events/${eventId}/editions`, 'editions', { query: { sort: opts.sort }, limit }), EDITION_COLUMNS, limit);
+    }
+    if (!opts.from || !opts.to) throw new UsageError('Give --event, or a date range with --from and --to');
+    const query = { rangeStart: await resolveDate(client, opts.from, '--from'), rangeEnd: await resolveDate(client, opts.to, '--to'), bounded: opts.within ? 'true' : undefined, sort: opts.sort };
+    const hubId = await ctx.hubId(opts.hub, client);
+    return list(client.paginate(`/hubs/${hubId}/editions`, 'editions', { query, limit }), EDITION_COLUMNS, limit);
+  },
+});

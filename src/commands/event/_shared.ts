@@ -1,0 +1,61 @@
+// Shared by the event and edition verbs: columns, the event a flag names, date flags.
+import type { Context } from '../../cli/context.js';
+import type { OptionSpec } from '../../cli/define.js';
+import { resolveDate } from '../../cli/dates.js';
+import type { ApiClient } from '../../core/client.js';
+import { UsageError } from '../../core/errors.js';
+import { col } from '../../output/result.js';
+
+export const EVENT_COLUMNS = [col('id'), col('name'), col('start'), col('end'), col('status')];
+export const EDITION_COLUMNS = [col('id'), col('name'), col('state', 'publishingStatus'), col('start'), col('end'), col('status'), col('event', 'eventId')];
+
+const DATE_HELP = 'ISO date-time (2026-12-24T09:00:00Z) or +<duration> from now on the service clock (+2h, +1d)';
+export const startOption: OptionSpec = { flags: '--start <date>', description: `start: ${DATE_HELP}` };
+export const endOption: OptionSpec = { flags: '--end <date>', description: `end: ${DATE_HELP}` };
+export const commentOption: OptionSpec = { flags: '--comment <text>', description: 'comment (at most 250 characters)' };
+
+export interface Edition {
+  id: string;
+  name: string;
+  eventId: string;
+  start: string;
+  end: string;
+  publishingStatus: string;
+  publishingJobId: string | null;
+  status: string;
+  lastModifiedDate: string;
+}
+
+export interface CmsEvent {
+  id: string;
+  name: string;
+  start: string;
+  end: string;
+  status: string;
+}
+
+const HEX_ID = /^[0-9a-f]{24}$/i;
+
+/** An event named by id, or by its name among the hub's events. */
+export async function resolveEventId(ctx: Context, client: ApiClient, value: string, hubFlag?: string): Promise<string> {
+  if (HEX_ID.test(value)) return value;
+  const hubId = await ctx.hubId(hubFlag, client);
+  const matches: string[] = [];
+  for await (const event of client.paginate<CmsEvent>(`/hubs/${hubId}/events`, 'events')) if (event.name === value) matches.push(event.id);
+  if (matches.length === 1) return matches[0]!;
+  throw new UsageError(matches.length ? `Several events are named '${value}'; give its id` : `No event named '${value}' in the hub`, 'List them with `cms event list`.');
+}
+
+/** --start and --end as ISO dates (relative forms resolved on the service clock); absent flags stay undefined. */
+export async function dateFields(client: ApiClient, opts: { start?: string; end?: string }): Promise<{ start?: string; end?: string }> {
+  return {
+    start: opts.start === undefined ? undefined : await resolveDate(client, opts.start, '--start'),
+    end: opts.end === undefined ? undefined : await resolveDate(client, opts.end, '--end'),
+  };
+}
+
+/** Fields a create needs, whether from flags, --body-file or --set: a usage error names those missing. */
+export function requireFields(body: Record<string, unknown>, fields: readonly string[]): void {
+  const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
+  if (missing.length) throw new UsageError(`Missing ${missing.map((f) => `--${f}`).join(', ')}`, 'Give them as flags, in --body-file or with --set.');
+}

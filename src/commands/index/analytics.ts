@@ -1,0 +1,78 @@
+import { defineCommand } from '../../cli/define.js';
+import { hubOption } from '../../cli/options.js';
+import { col, item, list, type Column } from '../../output/result.js';
+import { indexArg, resolveIndex } from './_shared.js';
+
+const REPORTS = ['top-searches', 'top-hits', 'searches-with-no-results', 'top-filters-no-result-search', 'users-count', 'searches-count', 'no-results-rate'] as const;
+
+/** Table columns per report: top lists are lists, counts are one figure plus a row per day. */
+const COLUMNS: Record<(typeof REPORTS)[number], Column[]> = {
+  'top-searches': [col('search'), col('count'), col('hits', 'nbHits'), col('ctr', 'clickThroughRate'), col('conversion', 'conversionRate'), col('position', 'averageClickPosition')],
+  'top-hits': [col('hit'), col('count')],
+  'searches-with-no-results': [col('search'), col('count'), col('with filters', 'withFilterCount')],
+  'top-filters-no-result-search': [col('count'), col('filters', (e: { values: { attribute: string; operator: string; value: string }[] }) => e.values.map((v) => `${v.attribute}${v.operator}${v.value}`).join(' AND '))],
+  'users-count': [col('date'), col('count')],
+  'searches-count': [col('date'), col('count')],
+  'no-results-rate': [col('date'), col('count'), col('no results', 'noResultCount'), col('rate')],
+};
+
+interface Flags {
+  hub?: string;
+  start?: string;
+  end?: string;
+  tags?: string;
+  includeReplicas?: boolean;
+  limit?: number;
+  offset?: number;
+  search?: string;
+  clickAnalytics?: boolean;
+  orderBy?: string;
+  direction?: string;
+}
+
+export default defineCommand<Flags>({
+  summary: 'Read a search analytics report of an index',
+  description: [
+    'Reports: top-searches, top-hits, searches-with-no-results, top-filters-no-result-search (needs --search), users-count, searches-count, no-results-rate.',
+    'The period defaults to 7 days ago (00:00:00 UTC) through today (23:59:59 UTC) on the sandbox clock. --tags filters by analytics tags: tag, a AND b, a OR b, parentheses, "quoted tag". With --click-analytics, top-searches adds click-through rate, conversion rate and average click position.',
+    'In table mode the count reports print one row per day; -o json prints the whole answer.',
+  ].join('\n\n'),
+  examples: [
+    'cms index analytics products top-searches --click-analytics --order-by clickThroughRate',
+    'cms index analytics products searches-count --start 2031-05-01 --end 2031-05-07 --tags "web OR mobile"',
+    'cms index analytics products top-filters-no-result-search --search boots -o json',
+  ],
+  args: [indexArg, { name: 'report', description: 'which report', required: true, choices: REPORTS }],
+  options: [
+    hubOption,
+    { flags: '--start <date>', description: 'first day, YYYY-MM-DD' },
+    { flags: '--end <date>', description: 'last day, YYYY-MM-DD' },
+    { flags: '--tags <expression>', description: 'analytics tags: web, "web AND mobile", "(a OR b) AND c"' },
+    { flags: '--include-replicas', description: 'count the searches of the replicas too (primary indexes only)' },
+    { flags: '--limit <n>', description: 'entries of a top list (0..1000, default 10)', integer: true },
+    { flags: '--offset <n>', description: 'entries of a top list to skip', integer: true },
+    { flags: '--search <text>', description: 'one exact search text (top-hits, top-filters-no-result-search)' },
+    { flags: '--click-analytics', description: 'add click and conversion figures (top-searches)' },
+    { flags: '--order-by <field>', description: 'top-searches order', choices: ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'] },
+    { flags: '--direction <dir>', description: 'asc or desc (default desc)', choices: ['asc', 'desc'] },
+  ],
+  async run(ctx, args, opts) {
+    const { client, path } = await resolveIndex(ctx, args.index, opts.hub);
+    const report = args.report as (typeof REPORTS)[number];
+    const query = {
+      startDate: opts.start,
+      endDate: opts.end,
+      tags: opts.tags,
+      includeReplicas: opts.includeReplicas ? 'true' : undefined,
+      limit: opts.limit,
+      offset: opts.offset,
+      search: opts.search,
+      clickAnalytics: opts.clickAnalytics ? 'true' : undefined,
+      orderBy: opts.orderBy,
+      direction: opts.direction,
+    };
+    const answer = await client.get<{ _embedded?: Record<string, unknown[]>; dates?: unknown[] }>(`${path}/analytics/${report}`, { query });
+    if (ctx.globals.output !== 'table') return item(answer);
+    return list(answer._embedded?.[report] ?? answer.dates ?? [], COLUMNS[report]);
+  },
+});

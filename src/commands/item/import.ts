@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { defineCommand } from '../../cli/define.js';
+import { hubOption } from '../../cli/options.js';
+import { repoId } from '../../cli/resolve.js';
+import type { ApiClient } from '../../core/client.js';
+import { UsageError } from '../../core/errors.js';
+import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
+import { importItems } from '../../ops/import.js';
+import { FileMapping } from '../../ops/mapping.js';
+import { directorySource } from '../../ops/sources.js';
+
+interface Opts extends RunFlags {
+  hub?: string;
+  repo?: string;
+  folder?: string;
+  concurrency: number;
+  publish?: boolean;
+}
+
+/** What defines an import run: saved in its journal, reused by --resume. */
+interface ImportOptions {
+  dir: string;
+  hubId: string;
+  repoId?: string;
+  folderId?: string;
+  concurrency: number;
+  publish: boolean;
+}
+
+export default defineCommand<Opts>({
+  summary: 'Import an export directory into a hub: create or update its items, linked items first',
+  description: [
+    'Creates each item of <dir> (see cms item export) in the repository named like its source repository (or --repo) and in the folder of the same path (created when missing; or --folder), with its locale and delivery key. Content links are rewritten to the target ids; linked items are written first, and items in a cycle are written without their links to each other first and completed in a second pass.',
+    'The source -> target id mapping is kept per target hub in the data directory, so running the import again updates what changed and leaves unchanged items alone instead of duplicating them. Content types the items use are assigned to the target repositories when the hub has them; otherwise the import stops before writing anything and says how to create them from <dir>/schemas and <dir>/types.',
+    'Every run is journaled: --resume <run-id> continues an interrupted run without duplicates, cms undo <run-id> reverts it, cms runs lists runs. --dry-run prints the plan and sends no write request. Failed items do not stop the run; they are listed with their reasons and the exit code is 3.',
+  ].join('\n\n'),
+  examples: [
+    'cms item import ./content --hub staging',
+    'cms item import ./content --hub prod --dry-run',
+    'cms item import ./pages --hub prod --repo site --folder 5f1a2b3c4d5e6f7a8b9c0d1e --publish --progress json',
+    'cms item import --resume 20250101-120000-a1b2c3',
+  ],
+  args: [{ name: 'dir', description: 'export directory (not needed with --resume)' }],
+  options: [
+    hubOption,
+    { flags: '--repo <id|name>', description: 'put every item in this repository (default: the one named like its source repository)', complete: 'repositories' },
+    { flags: '--folder <id>', description: 'put every item in this folder (default: recreate the source folder paths)' },
+    concurrencyOption,
+    { flags: '--publish', description: 'publish each imported item, and wait for the publishing jobs at the end' },
+    dryRunOption,
+    resumeOption,
+    progressOption,
+  ],
+  async run(ctx, args, opts) {
+    const client = await ctx.client();
+    const options = (BulkRun.resumedOptions(ctx, opts.resume) as ImportOptions | undefined) ?? (await newOptions(ctx, client, args.dir as string | undefined, opts));
+    const source = directorySource(options.dir);
+    const connection = ctx.connection();
+    const target = { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId };
+    const run = await BulkRun.begin(ctx, opts, { command: 'item import', options: { ...options }, target });
+    if (run.dryRun) client.readOnly = true;
+    const mapping = FileMapping.forTarget(connection.dataDir, target);
+    try {
+      return await run.execute(async () => {
+        await importItems(run, source, {
+          client,
+          hubId: options.hubId,
+          repoId: options.repoId,
+          folderId: options.folderId,
+          keepDeliveryKeys: true,
+          mapping,
+          concurrency: options.concurrency,
+          publish: options.publish,
+          io: ctx.io,
+          signal: ctx.signal,
+        });
+      });
+    } finally {
+      mapping.close();
+    }
+  },
+});
+
+async function newOptions(ctx: Parameters<typeof repoId>[0], client: ApiClient, dir: string | undefined, opts: Opts): Promise<ImportOptions> {
+  if (!dir) throw new UsageError('Name the export directory: cms item import <dir>', 'Or continue an interrupted run with --resume <run-id> (see cms runs).');
+  if (opts.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+  const hubId = await ctx.hubId(opts.hub, client);
+  let targetRepo = opts.repo ? await repoId(ctx, opts.repo, opts.hub, client) : undefined;
+  if (opts.folder) {
+    // A folder belongs to one repository: it names the target repository too.
+    const folder = await client.get<{ contentRepositoryId: string }>(`/folders/${opts.folder}`);
+    if (targetRepo && folder.contentRepositoryId !== targetRepo) throw new UsageError(`Folder ${opts.folder} is not in repository ${opts.repo}`);
+    targetRepo = folder.contentRepositoryId;
+  }
+  return { dir: resolve(dir), hubId, repoId: targetRepo, folderId: opts.folder, concurrency: opts.concurrency, publish: Boolean(opts.publish) };
+}

@@ -1,0 +1,243 @@
+import type { Context } from '../cli/context.js';
+import type { OptionSpec } from '../cli/define.js';
+import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
+import { failing, item, text, type Output } from '../output/result.js';
+import { Journal, type RunTarget, type StepEntry } from './journal.js';
+import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
+
+// What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
+// journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
+// with its exit code (3 when some items failed).
+
+export const dryRunOption: OptionSpec = { flags: '--dry-run', description: 'print what would change and change nothing (no write request is sent)' };
+export const resumeOption: OptionSpec = { flags: '--resume <run-id>', description: 'continue an interrupted run (see cms runs); its options are reused' };
+export const progressOption: OptionSpec = { flags: '--progress <mode>', description: 'progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events), none', choices: PROGRESS_MODES, default: 'auto' };
+export const concurrencyOption: OptionSpec = { flags: '--concurrency <n>', description: 'requests in flight at most (slows down by itself when the service pushes back)', integer: true, default: 8 };
+
+export interface RunFlags {
+  dryRun?: boolean;
+  resume?: string;
+  progress?: ProgressMode;
+}
+
+export interface BeginOptions {
+  /** The command as typed after `cms`, e.g. 'item import'. */
+  command: string;
+  /** The options that define the run; a resumed run gets them back from its journal. */
+  options: Record<string, unknown>;
+  target: RunTarget;
+  source?: RunTarget;
+  undoOf?: string;
+}
+
+/** One line of a dry run's plan, or of a run's report. */
+export interface PlanRow {
+  action: string;
+  resource: string;
+  sourceId?: string;
+  targetId?: string;
+  label?: string;
+  repository?: string;
+  folder?: string;
+}
+
+/** Where a step's target lives, for plan lines. */
+export type Place = Pick<PlanRow, 'repository' | 'folder'>;
+
+export interface Failure {
+  id: string;
+  reason: string;
+}
+
+/** Actions on items, counted under these names in the summary. */
+const ITEM_COUNTS: Record<string, string> = {
+  create: 'created',
+  update: 'updated',
+  unchanged: 'unchanged',
+  archive: 'archived',
+  unarchive: 'unarchived',
+  restore: 'restored',
+  publish: 'published',
+  skip: 'skipped',
+};
+
+export class BulkRun {
+  readonly failures: Failure[] = [];
+  /** The error of the latest failure, for commands about a single item that report it as their own. */
+  lastError: unknown;
+  readonly plan: PlanRow[] = [];
+  private readonly counts: Record<string, number> = {};
+  private started = Date.now();
+
+  private constructor(
+    private readonly ctx: Context,
+    readonly command: string,
+    readonly journal: Journal | null,
+    readonly progress: Progress,
+    readonly dryRun: boolean,
+  ) {
+    for (const step of journal?.steps() ?? []) if (!step.key.startsWith('links:')) this.count(step);
+  }
+
+  /**
+   * Starts a run, or takes over an interrupted one with --resume (its options come back from
+   * the journal). A dry run writes no journal.
+   */
+  static async begin(ctx: Context, flags: RunFlags, opts: BeginOptions): Promise<BulkRun> {
+    const progress = await createProgress(flags.progress ?? 'auto', ctx.io);
+    const dataDir = ctx.connection().dataDir;
+    if (flags.dryRun) {
+      if (flags.resume) throw new UsageError('--dry-run and --resume do not go together', 'A dry run changes nothing, so there is nothing to resume.');
+      return new BulkRun(ctx, opts.command, null, progress, true);
+    }
+    if (flags.resume) {
+      const journal = Journal.open(dataDir, flags.resume);
+      if (journal.meta.command !== opts.command) throw new UsageError(`Run ${flags.resume} is a '${journal.meta.command}' run, not '${opts.command}'`, `Resume it with: cms ${journal.meta.command} --resume ${flags.resume}`);
+      journal.resume();
+      return new BulkRun(ctx, opts.command, journal, progress, false);
+    }
+    const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: opts.target, source: opts.source, undoOf: opts.undoOf });
+    return new BulkRun(ctx, opts.command, journal, progress, false);
+  }
+
+  /** The options of the run being resumed (undefined for a new run). */
+  static resumedOptions(ctx: Context, runId: string | undefined): Record<string, unknown> | undefined {
+    return runId ? Journal.open(ctx.connection().dataDir, runId).meta.options : undefined;
+  }
+
+  get id(): string | null {
+    return this.journal?.id ?? null;
+  }
+
+  /** The completed step of a unit of work when a resumed run already did it. */
+  done(key: string): StepEntry | undefined {
+    return this.journal?.done(key);
+  }
+
+  /**
+   * Records a completed step: journaled (with its before-image), counted, and in a dry run added
+   * to the plan. `tick` moves the progress display (one tick per item, whatever its steps);
+   * `counted: false` keeps a step that finishes an earlier one (a cycle's second pass) out of the counts.
+   */
+  record(step: Omit<StepEntry, 't' | 'at'>, opts: { place?: Place; tick?: boolean; counted?: boolean } = {}): void {
+    this.journal?.step(step);
+    if (opts.counted !== false) this.count(step);
+    if (this.dryRun) this.plan.push({ action: step.action, resource: step.resource, sourceId: step.sourceId, targetId: step.targetId, label: step.label, ...opts.place });
+    if (opts.tick) this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
+  }
+
+  /** A unit of work that already completed in the interrupted run: shown, not redone. */
+  skip(step: StepEntry): void {
+    this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
+  }
+
+  /** A failed unit: the run goes on; the summary lists it and the exit code becomes 3. */
+  fail(key: string, id: string, err: unknown): void {
+    const reason = reasonOf(err);
+    this.lastError = err;
+    this.journal?.fail(key, reason, err instanceof ApiError ? err.status : undefined);
+    this.failures.push({ id, reason });
+    if (this.dryRun) this.plan.push({ action: 'fail', resource: 'item', sourceId: id, label: reason });
+    this.progress.step({ key, action: 'fail', ok: false, id, error: reason });
+  }
+
+  note(message: string): void {
+    this.progress.note(message);
+  }
+
+  /**
+   * Runs the work and ends the run: the summary on success or partial failure; on Ctrl-C the
+   * journal is left resumable; any other error fails the run (after what it did is journaled).
+   */
+  async execute(work: () => Promise<Record<string, unknown> | void>): Promise<Output> {
+    let extra: Record<string, unknown> | void;
+    try {
+      extra = await work();
+    } catch (err) {
+      if (this.ctx.signal.aborted) this.interrupted();
+      else this.abandon();
+      throw err;
+    }
+    return this.finish(extra ?? {});
+  }
+
+  /** The run stopped on an error that is not one item's (a missing content type, a service down). */
+  private abandon(): void {
+    this.progress.stop(this.summary());
+    if (!this.journal) return;
+    this.journal.finish('failed', this.countsWithFailures());
+    if (this.journal.steps().length) this.ctx.io.err(`Run ${this.journal.id} stopped; what it did is journaled (cms undo ${this.journal.id}, or fix the cause and cms ${this.command} --resume ${this.journal.id})\n`);
+  }
+
+  /** Ctrl-C: the journal says where the run stopped and how to go on. */
+  interrupted(): void {
+    this.progress.stop(this.summary());
+    if (!this.journal) return;
+    this.journal.finish('interrupted', this.countsWithFailures());
+    this.ctx.io.err(`Run ${this.journal.id} was interrupted; continue it with: cms ${this.command} --resume ${this.journal.id}\n`);
+  }
+
+  /** Ends the run: the journal's status and counts, the summary to print, exit 3 on failures. */
+  finish(extra: Record<string, unknown> = {}): Output {
+    const summary = { ...this.summary(), ...extra };
+    this.progress.stop(summary);
+    const succeeded = Object.values(this.counts).some((n) => n > 0);
+    this.journal?.finish(this.failures.length ? (succeeded ? 'partial' : 'failed') : 'completed', this.countsWithFailures());
+    const out = this.output(summary);
+    if (!this.failures.length) return out;
+    return failing(out, new PartialFailure(`${this.failures.length} item${this.failures.length === 1 ? '' : 's'} failed`, this.failures));
+  }
+
+  summary(): Record<string, unknown> {
+    const { created = 0, updated = 0, unchanged = 0, ...others } = this.counts;
+    const summary: Record<string, unknown> = { runId: this.id, created, updated, unchanged, failed: this.failures.length, ...others, failures: this.failures };
+    if (this.dryRun) Object.assign(summary, { dryRun: true, plan: this.plan });
+    summary.seconds = Math.round((Date.now() - this.started) / 100) / 10;
+    return summary;
+  }
+
+  private countsWithFailures(): Record<string, number> {
+    return { ...this.counts, failed: this.failures.length };
+  }
+
+  private count(step: Omit<StepEntry, 't' | 'at'>): void {
+    let name = step.resource === 'item' ? ITEM_COUNTS[step.action] : step.action === 'unchanged' || step.action === 'skip' ? undefined : `${step.resource} ${step.action}`;
+    if (!name) return;
+    // What a move did to its sources is counted apart from what it did to the copies.
+    if (step.side === 'source') name = `source${name[0]!.toUpperCase()}${name.slice(1)}`;
+    this.counts[name] = (this.counts[name] ?? 0) + 1;
+  }
+
+  private output(summary: Record<string, unknown>): Output {
+    if (this.ctx.globals.output !== 'table' || this.ctx.globals.query) return item(summary);
+    return text(renderSummary(this.command, summary, this.plan, this.failures, this.journal?.meta.status));
+  }
+}
+
+export function reasonOf(err: unknown): string {
+  if (err instanceof CliError) return err.message.replace(/\s*\n\s*/g, '; ');
+  return (err as Error)?.message ?? String(err);
+}
+
+const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds']);
+
+/** The summary as people read it: the plan (dry run), the counts, then each failure with its reason. */
+function renderSummary(command: string, summary: Record<string, unknown>, plan: PlanRow[], failures: Failure[], status?: string): string {
+  const lines: string[] = [];
+  if (summary.dryRun) {
+    lines.push(`Dry run of cms ${command}: nothing was changed.`, '');
+    lines.push(...table(['ACTION', 'RESOURCE', 'SOURCE', 'LABEL', 'REPOSITORY', 'FOLDER'], plan.map((p) => [p.action, p.resource, p.sourceId ?? '', p.label ?? '', p.repository ?? '', p.folder ?? ''])), '');
+  } else {
+    lines.push(`Run ${summary.runId} (cms ${command}): ${status ?? 'completed'} in ${summary.seconds} s`);
+  }
+  const counts = Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number');
+  lines.push(...table([summary.dryRun ? 'WOULD' : 'RESULT', 'COUNT'], counts.map(([k, v]) => [k, String(v)])));
+  if (failures.length) lines.push('', ...table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason])));
+  return `${lines.join('\n')}\n`;
+}
+
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => Math.min(60, r[i]!.length))));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(head), ...rows.map(line)];
+}

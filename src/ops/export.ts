@@ -1,0 +1,453 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiClient, QueryValue } from '../core/client.js';
+import { ApiError, UsageError } from '../core/errors.js';
+import { findLinks } from '../server/content-links.js';
+import {
+  FORMAT,
+  INDEX,
+  MANIFEST,
+  ensureDir,
+  fileText,
+  itemPath,
+  plainItem,
+  schemaPath,
+  typePath,
+  writeAtomic,
+  writeIfChanged,
+  type FolderInfo,
+  type Manifest,
+  type PlainItem,
+  type RepositoryInfo,
+  type SchemaInfo,
+  type TypeInfo,
+} from './content-files.js';
+import { Governor, WorkQueue, runPool } from './pool.js';
+import type { Progress } from './progress.js';
+
+/** Which items an export (or an in-memory copy) reads. */
+export interface Selection {
+  hubId: string;
+  /** Repository ids; all repositories of the hub when empty. */
+  repoIds: string[];
+  folderId?: string;
+  /** Comma list of ACTIVE, ARCHIVED. */
+  status: string;
+  search?: string;
+  /** Facet filters as the facet endpoint takes them. */
+  facets: Record<string, unknown>[];
+}
+
+export interface ExportOptions extends Selection {
+  dir: string;
+  withDeps: boolean;
+  concurrency: number;
+  pageSize: number;
+  signal?: AbortSignal;
+  progress: Progress;
+}
+
+export interface ExportSummary {
+  dir: string;
+  items: number;
+  written: number;
+  unchanged: number;
+  removed: number;
+  dependencies: number;
+  repositories: number;
+  folders: number;
+  types: number;
+  schemas: number;
+  missingLinks: number;
+  seconds: number;
+  itemsPerSecond: number;
+}
+
+interface Page<T> {
+  _embedded?: Record<string, T[]>;
+  page?: { number: number; totalPages: number; totalElements: number };
+}
+
+const ITEMS = 'content-items';
+
+/** Every resource of a paged collection, page by page (the small collections: repositories, folders, types). */
+export async function collect<T>(client: ApiClient, path: string, key: string, query?: Record<string, QueryValue>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const r of client.paginate<T>(path, key, { query, pageSize: 1000 })) all.push(r);
+  return all;
+}
+
+export async function hubRepositories(client: ApiClient, hubId: string): Promise<Map<string, RepositoryInfo>> {
+  const repos = await collect<RepositoryInfo>(client, `/hubs/${hubId}/content-repositories`, 'content-repositories');
+  return new Map(repos.map((r) => [r.id, { id: r.id, name: r.name, label: r.label, itemLocales: r.itemLocales ?? [], features: r.features ?? [] }]));
+}
+
+/** Every folder of a repository, parents before children. */
+export async function folderTree(client: ApiClient, repoId: string): Promise<FolderInfo[]> {
+  const out: FolderInfo[] = [];
+  let level = (await collect<{ id: string; name: string }>(client, `/content-repositories/${repoId}/folders`, 'folders')).map((f) => ({ ...f, parentId: null as string | null }));
+  while (level.length) {
+    out.push(...level.map((f) => ({ id: f.id, name: f.name, parentId: f.parentId, repository: repoId })));
+    const next: typeof level = [];
+    for (const f of level) next.push(...(await collect<{ id: string; name: string }>(client, `/folders/${f.id}/folders`, 'folders')).map((c) => ({ ...c, parentId: f.id })));
+    level = next;
+  }
+  return out;
+}
+
+/** The ids of a folder and every folder below it. */
+export function subtree(folders: FolderInfo[], rootId: string): string[] {
+  const ids = [rootId];
+  for (let i = 0; i < ids.length; i++) for (const f of folders) if (f.parentId === ids[i]) ids.push(f.id);
+  return ids;
+}
+
+/**
+ * Links found in items that were not read yet: what --with-deps still has to fetch. Only ids are
+ * kept, never items.
+ */
+export class LinkClosure {
+  private readonly seen = new Set<string>();
+  private readonly wanted = new Set<string>();
+
+  add(item: PlainItem): void {
+    this.seen.add(item.id);
+    this.wanted.delete(item.id);
+    for (const link of findLinks(item.body)) if (!this.seen.has(link.id)) this.wanted.add(link.id);
+  }
+
+  has(id: string): boolean {
+    return this.seen.has(id);
+  }
+
+  /** The linked ids not read yet; each is handed out once. */
+  take(): string[] {
+    const ids = [...this.wanted];
+    for (const id of ids) this.seen.add(id);
+    this.wanted.clear();
+    return ids;
+  }
+}
+
+type Task = { kind: 'page'; path: string; method: 'GET' | 'POST'; query: Record<string, QueryValue>; body?: unknown; page: number; first: boolean; basic: boolean } | { kind: 'item'; id: string };
+
+/**
+ * Reads the selected items, fetching pages with bounded concurrency and handing each item to
+ * `onItem` as its page arrives: one page per worker in memory, however many items there are.
+ * Selections with a text search or facets go through the facet endpoint (which answers the basic
+ * projection), so each of those items is then read whole.
+ */
+export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void }): Promise<void> {
+  const governor = new Governor(opts.concurrency);
+  const stopWatching = governor.watch(client);
+  const queue = new WorkQueue<Task>(opts.signal);
+  let outstanding = 0;
+  const push = (tasks: Task[]) => {
+    outstanding += tasks.length;
+    queue.push(...tasks);
+  };
+  const settle = () => {
+    if (--outstanding === 0) queue.close();
+  };
+  const worker = async (task: Task) => {
+    try {
+      if (task.kind === 'item') {
+        const item = await fetchItem(client, task.id);
+        if (item) opts.onItem(item);
+        return;
+      }
+      const answer = await fetchPage<PlainItem>(client, task);
+      const items = answer._embedded?.[ITEMS] ?? [];
+      if (task.basic) push(items.map((i) => ({ kind: 'item', id: i.id })));
+      else for (const item of items) opts.onItem(item);
+      if (task.first && answer.page) {
+        opts.onTotal(answer.page.totalElements);
+        const more: Task[] = [];
+        for (let p = 1; p < answer.page.totalPages; p++) more.push({ ...task, page: p, first: false });
+        push(more);
+      }
+      governor.success();
+    } finally {
+      settle();
+    }
+  };
+  const first = firstPages(sel, folders, opts.pageSize);
+  push(first);
+  if (!first.length) queue.close();
+  try {
+    await runPool(queue, worker, governor, opts.signal);
+  } finally {
+    stopWatching();
+  }
+}
+
+/** The first page of every listing the selection needs; each announces how many pages follow. */
+function firstPages(sel: Selection, folders: FolderInfo[], size: number): Task[] {
+  const sort = 'createdDate,asc';
+  if (sel.search || sel.facets.length) {
+    const fields = [...sel.facets, { facetAs: 'ENUM', field: 'status', filter: { type: 'IN', values: sel.status.split(',') } }];
+    if (sel.repoIds.length) fields.push({ facetAs: 'ENUM', field: 'contentRepositoryId', filter: { type: 'IN', values: sel.repoIds } });
+    if (sel.folderId) fields.push({ facetAs: 'ENUM', field: 'folderId', filter: { type: 'IN', values: subtree(folders, sel.folderId) } });
+    const query = { query: sel.search, size, sort };
+    return [{ kind: 'page', path: `/hubs/${sel.hubId}/content-items/facet`, method: 'POST', query, body: { fields, returnEntities: true }, page: 0, first: true, basic: true }];
+  }
+  const listing = (repoId: string, folderId?: string): Task => ({
+    kind: 'page',
+    path: `/content-repositories/${repoId}/content-items`,
+    method: 'GET',
+    query: { status: sel.status, size, sort, folderId },
+    page: 0,
+    first: true,
+    basic: false,
+  });
+  if (sel.folderId) {
+    const repo = folders.find((f) => f.id === sel.folderId)!.repository;
+    return subtree(folders, sel.folderId).map((id) => listing(repo, id));
+  }
+  return sel.repoIds.map((id) => listing(id));
+}
+
+async function fetchPage<T>(client: ApiClient, task: Extract<Task, { kind: 'page' }>): Promise<Page<T>> {
+  const query = { ...task.query, page: task.page };
+  if (task.method === 'GET') return client.get<Page<T>>(task.path, { query });
+  // The facet search changes nothing: safe to repeat after a dropped connection.
+  return (await client.request<Page<T>>('POST', task.path, { query, body: task.body, idempotent: true })).data;
+}
+
+/** One item, or undefined when the source has no such item (a dangling link). */
+export async function fetchItem(client: ApiClient, id: string): Promise<PlainItem | undefined> {
+  try {
+    return await client.get<PlainItem>(`/content-items/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return undefined;
+    throw err;
+  }
+}
+
+type IndexEntry = [file: string, hash: string];
+
+/** Writes one file per item, skipping those whose content the index says is already there. */
+class ItemWriter {
+  readonly index = new Map<string, IndexEntry>();
+  readonly byRepository: Record<string, number> = {};
+  readonly schemas = new Set<string>();
+  readonly repoIds = new Set<string>();
+  written = 0;
+  unchanged = 0;
+  private readonly previous: Map<string, IndexEntry>;
+  private readonly dirs = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly repos: Map<string, RepositoryInfo>,
+  ) {
+    this.previous = readIndex(dir);
+  }
+
+  /** Writes the item; false when it is not one of the hub's (a link into another hub). */
+  write(item: PlainItem): boolean {
+    const repo = this.repos.get(item.contentRepositoryId);
+    if (!repo) return false;
+    if (this.index.has(item.id)) return true;
+    const file = itemPath(repo.name, item.id);
+    const content = fileText(plainItem(item));
+    const hash = createHash('sha1').update(content).digest('base64url');
+    const before = this.previous.get(item.id);
+    if (before && before[0] === file && before[1] === hash && existsSync(join(this.dir, file))) this.unchanged++;
+    else {
+      this.ensureRepoDir(file);
+      writeAtomic(join(this.dir, file), content);
+      if (before && before[0] !== file) rmSync(join(this.dir, before[0]), { force: true });
+      this.written++;
+    }
+    this.index.set(item.id, [file, hash]);
+    this.byRepository[repo.name] = (this.byRepository[repo.name] ?? 0) + 1;
+    this.schemas.add(item.body._meta.schema);
+    this.repoIds.add(repo.id);
+    return true;
+  }
+
+  /** Removes the files of items an earlier export held and this one no longer selects. */
+  removeStale(): number {
+    let removed = 0;
+    for (const [id, [file]] of this.previous) {
+      if (this.index.has(id)) continue;
+      rmSync(join(this.dir, file), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  saveIndex(): void {
+    writeAtomic(join(this.dir, INDEX), JSON.stringify({ format: FORMAT, exportedAt: new Date().toISOString(), items: Object.fromEntries(this.index) }));
+  }
+
+  private ensureRepoDir(file: string): void {
+    const parent = join(this.dir, file, '..');
+    if (this.dirs.has(parent)) return;
+    ensureDir(parent);
+    this.dirs.add(parent);
+  }
+}
+
+function readIndex(dir: string): Map<string, IndexEntry> {
+  try {
+    const data = JSON.parse(readFileSync(join(dir, INDEX), 'utf8')) as { items?: Record<string, IndexEntry> };
+    return new Map(Object.entries(data.items ?? {}));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * `cms item export`: the selected items (and with --with-deps everything they link to), their
+ * content types and schemas, and a manifest, written to `dir` in the layout of content-files.ts.
+ */
+export async function exportItems(client: ApiClient, opts: ExportOptions): Promise<ExportSummary> {
+  const started = Date.now();
+  const hub = await client.get<{ id: string; name: string }>(`/hubs/${opts.hubId}`);
+  const repos = await hubRepositories(client, opts.hubId);
+  const selected = opts.repoIds.length ? opts.repoIds : [...repos.keys()];
+  const folders = (await Promise.all(selected.map((id) => folderTree(client, id)))).flat();
+  if (opts.folderId && !folders.some((f) => f.id === opts.folderId)) {
+    throw new UsageError(`No folder ${opts.folderId} in the ${opts.repoIds.length ? 'selected repositories' : 'hub'}`, 'List folders with `cms folder list --repo <repo>`.');
+  }
+  ensureDir(opts.dir);
+  const writer = new ItemWriter(opts.dir, repos);
+  const closure = opts.withDeps ? new LinkClosure() : null;
+  let total = 0;
+  const onItem = (item: PlainItem) => {
+    if (!writer.write(item)) return;
+    closure?.add(item);
+    opts.progress.step({ key: item.id, action: 'export', ok: true, id: item.id });
+  };
+  opts.progress.start(null, 'export');
+  await readSelection(client, { ...opts, repoIds: selected }, folders, {
+    ...opts,
+    onTotal: (n) => opts.progress.total((total += n)),
+    onItem,
+  });
+  const selectedCount = writer.index.size;
+  const missing = closure ? await readDependencies(client, closure, opts, writer) : [];
+
+  // Folders of every repository that holds exported items (dependencies may add repositories).
+  const extraRepos = [...writer.repoIds].filter((id) => !selected.includes(id));
+  const allFolders = [...folders, ...(await Promise.all(extraRepos.map((id) => folderTree(client, id)))).flat()];
+  const repoIds = [...new Set([...selected, ...writer.repoIds])];
+  const { types, schemas } = await writeContentModel(client, opts.hubId, opts.dir, writer.schemas);
+  const removed = writer.removeStale();
+  const manifest: Manifest = {
+    format: FORMAT,
+    source: { apiUrl: client.apiBase, hubId: hub.id, hubName: hub.name },
+    selection: selectionRecord(opts),
+    repositories: repoIds.map((id) => repos.get(id)!).filter(Boolean),
+    folders: allFolders,
+    types,
+    schemas,
+    counts: { items: writer.index.size, byRepository: writer.byRepository, dependencies: writer.index.size - selectedCount },
+    ...(missing.length ? { missingLinks: missing.sort() } : {}),
+  };
+  writeIfChanged(join(opts.dir, MANIFEST), fileText(manifest));
+  writer.saveIndex();
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    dir: opts.dir,
+    items: writer.index.size,
+    written: writer.written,
+    unchanged: writer.unchanged,
+    removed,
+    dependencies: writer.index.size - selectedCount,
+    repositories: manifest.repositories.length,
+    folders: allFolders.length,
+    types: types.length,
+    schemas: schemas.length,
+    missingLinks: missing.length,
+    seconds: Math.round(seconds * 10) / 10,
+    itemsPerSecond: Math.round(writer.index.size / Math.max(seconds, 0.001)),
+  };
+}
+
+/** --with-deps: reads linked items not exported yet, round after round, until nothing new is linked. */
+async function readDependencies(client: ApiClient, closure: LinkClosure, opts: ExportOptions, writer: ItemWriter): Promise<string[]> {
+  const missing: string[] = [];
+  const governor = new Governor(opts.concurrency);
+  const stopWatching = governor.watch(client);
+  const readOne = async (id: string) => {
+    const item = await fetchItem(client, id);
+    if (item && writer.write(item)) {
+      closure.add(item);
+      opts.progress.step({ key: id, action: 'export dependency', ok: true, id });
+    } else missing.push(id);
+    governor.success();
+  };
+  try {
+    for (let ids = closure.take(); ids.length; ids = closure.take()) {
+      opts.progress.total(writer.index.size + ids.length);
+      await runPool(ids, readOne, governor, opts.signal);
+    }
+  } finally {
+    stopWatching();
+  }
+  return missing;
+}
+
+interface HubType {
+  contentTypeUri: string;
+  status: string;
+  settings: { label?: string } & Record<string, unknown>;
+}
+
+interface HubSchema {
+  schemaId: string;
+  body: string;
+  validationLevel: string;
+  version: number;
+  status: string;
+}
+
+/**
+ * The content types the items use and their schemas (with the schemas those reference), written
+ * so `cms schema create --file` and `cms type register --body-file` can recreate them elsewhere.
+ */
+async function writeContentModel(client: ApiClient, hubId: string, dir: string, used: Set<string>): Promise<{ types: TypeInfo[]; schemas: SchemaInfo[] }> {
+  const hubTypes = (await collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types')).filter((t) => used.has(t.contentTypeUri));
+  const hubSchemas = new Map((await collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')).map((s) => [s.schemaId, s]));
+  if (hubTypes.length) ensureDir(join(dir, 'types'));
+  const types = hubTypes
+    .sort((a, b) => a.contentTypeUri.localeCompare(b.contentTypeUri))
+    .map((t) => {
+      const file = typePath(t.contentTypeUri);
+      writeIfChanged(join(dir, file), fileText({ contentTypeUri: t.contentTypeUri, settings: t.settings }));
+      return { contentTypeUri: t.contentTypeUri, label: t.settings.label ?? t.contentTypeUri, status: t.status, file };
+    });
+  const schemaIds = referencedSchemas([...used], hubSchemas);
+  if (schemaIds.length) ensureDir(join(dir, 'schemas'));
+  const schemas = schemaIds.map((id) => {
+    const s = hubSchemas.get(id)!;
+    const file = schemaPath(id);
+    writeIfChanged(join(dir, file), fileText(JSON.parse(s.body)));
+    return { schemaId: id, validationLevel: s.validationLevel, version: s.version, file };
+  });
+  return { types, schemas };
+}
+
+/** The used schemas of the hub plus every hub schema their documents mention ($ref), sorted. */
+function referencedSchemas(used: string[], hubSchemas: Map<string, HubSchema>): string[] {
+  const found = new Set(used.filter((id) => hubSchemas.has(id)));
+  const queue = [...found];
+  while (queue.length) {
+    const body = hubSchemas.get(queue.pop()!)!.body;
+    for (const id of hubSchemas.keys()) {
+      if (found.has(id) || !body.includes(id)) continue;
+      found.add(id);
+      queue.push(id);
+    }
+  }
+  return [...found].sort();
+}
+
+function selectionRecord(opts: ExportOptions): Record<string, unknown> {
+  const { repoIds, folderId, status, search, facets, withDeps } = opts;
+  return Object.fromEntries(Object.entries({ repoIds, folderId, status, search, facets: facets.length ? facets : undefined, withDeps }).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,457 @@
+import type { ApiClient } from '../core/client.js';
+import { ApiError, CliError } from '../core/errors.js';
+import type { IO } from '../cli/io.js';
+import { isContentLink } from '../server/content-links.js';
+import type { BulkRun, Place } from './bulk-run.js';
+import { canonicalJson, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
+import { collect, folderTree } from './export.js';
+import { WorkGraph, type Unit } from './item-graph.js';
+import type { IdMapping } from './mapping.js';
+import { Governor, WorkQueue, runPool } from './pool.js';
+import { waitForJob } from './wait-for-job.js';
+
+// The engine behind `cms item import`, `cms item copy` (across hubs or with dependencies) and
+// `cms item move`: writes items from a source into a target hub, linked items first, rewriting
+// content links to target ids, with bounded concurrency under a governor, journaled step by step.
+
+/** What the engine needs of an item before reading it whole: its place and its links. */
+export interface ItemRef {
+  repoId: string;
+  schema: string;
+  folderId: string | null;
+  links: string[];
+}
+
+/** Where items come from: an export directory, or items read from a service into memory. */
+export interface ImportSource {
+  repositories: RepositoryInfo[];
+  folders: FolderInfo[];
+  refs: Map<string, ItemRef>;
+  load(id: string): Promise<PlainItem> | PlainItem;
+  /** How to create a content type the target hub lacks, for the early failure's hint. */
+  typeHint(uri: string): string | undefined;
+}
+
+export interface ImportTarget {
+  client: ApiClient;
+  hubId: string;
+  /** Every item goes to this repository; otherwise to the one named like its source repository. */
+  repoId?: string;
+  /** Every item goes to this folder (null: the repository root); undefined recreates the source folder paths. */
+  folderId?: string | null;
+  /** Delivery keys are unique in a hub: copies within one hub leave them behind. */
+  keepDeliveryKeys: boolean;
+  mapping: IdMapping;
+  concurrency: number;
+  publish: boolean;
+  io: IO;
+  signal?: AbortSignal;
+}
+
+interface TargetRepo {
+  id: string;
+  name: string;
+  contentTypes: { hubContentTypeId: string; contentTypeUri: string }[];
+}
+
+interface TargetItem extends PlainItem {
+  _links?: unknown;
+}
+
+/** The fields of an item an import decides, compared after mapping ids. */
+interface Desired {
+  label: string;
+  body: PlainItem['body'];
+  locale: string | null;
+  folderId: string | null;
+  deliveryKey: string | null;
+}
+
+const NEW = 'new:';
+const SECOND_PASS = 'links:';
+
+/** What an import did: source id -> target id of every item written, and the items that failed. */
+export interface ImportResult {
+  ids: ReadonlyMap<string, string>;
+  failed: ReadonlySet<string>;
+}
+
+export async function importItems(run: BulkRun, source: ImportSource, target: ImportTarget): Promise<ImportResult> {
+  const importer = new Importer(run, source, target);
+  await importer.all();
+  return importer.result;
+}
+
+class Importer {
+  private readonly client: ApiClient;
+  /** Source item id -> target item id: earlier runs' mapping, this run's journal, then this run's creates. */
+  private readonly ids: Map<string, string>;
+  private readonly failed = new Set<string>();
+  private readonly jobs: { id: string; url: string }[] = [];
+  private repos = new Map<string, TargetRepo>();
+  private folders = new Map<string, string | null>();
+  private folderPaths = new Map<string, string>();
+
+  constructor(
+    private readonly run: BulkRun,
+    private readonly source: ImportSource,
+    private readonly target: ImportTarget,
+  ) {
+    this.client = target.client;
+    this.ids = new Map(target.mapping.all('item'));
+    for (const [s, t] of run.journal?.mapping('item') ?? []) {
+      this.ids.set(s, t);
+      target.mapping.set('item', s, t);
+    }
+  }
+
+  get result(): ImportResult {
+    return { ids: this.ids, failed: this.failed };
+  }
+
+  async all(): Promise<void> {
+    this.repos = await this.resolveRepositories();
+    await this.assignTypes();
+    await this.resolveFolders();
+    this.run.progress.start(this.source.refs.size, this.run.dryRun ? 'plan' : 'import');
+    await this.importAll();
+    if (this.jobs.length) await this.waitForPublishing();
+  }
+
+  // ---- before any item: repositories, content types, folders ----
+
+  /** Source repository id -> target repository; fails before changing anything when one is missing. */
+  private async resolveRepositories(): Promise<Map<string, TargetRepo>> {
+    const all = await collect<TargetRepo>(this.client, `/hubs/${this.target.hubId}/content-repositories`, 'content-repositories');
+    const byId = new Map(all.map((r) => [r.id, r]));
+    const used = new Set([...this.source.refs.values()].map((r) => r.repoId));
+    const out = new Map<string, TargetRepo>();
+    const missing: string[] = [];
+    for (const id of used) {
+      const src = this.source.repositories.find((r) => r.id === id);
+      const found = this.target.repoId ? byId.get(this.target.repoId) : all.find((r) => r.name === src?.name);
+      if (found) out.set(id, found);
+      else missing.push(src?.name ?? id);
+    }
+    if (missing.length) {
+      throw new CliError(`No repository named ${missing.map((m) => `'${m}'`).join(', ')} in the target hub`, 1, 'Create it (cms repo create --name <name> --label <label>) or name the target with --repo.');
+    }
+    return out;
+  }
+
+  /**
+   * Every content type an item uses must be assigned to its target repository: assigned here when
+   * the hub has the type, otherwise the run fails before any item, naming the missing types.
+   */
+  private async assignTypes(): Promise<void> {
+    const hubTypes = new Map((await collect<{ id: string; contentTypeUri: string; status: string }>(this.client, `/hubs/${this.target.hubId}/content-types`, 'content-types')).map((t) => [t.contentTypeUri, t]));
+    const needed = new Map<string, Set<string>>();
+    for (const ref of this.source.refs.values()) {
+      const repo = this.repos.get(ref.repoId)!;
+      if (!repo.contentTypes.some((t) => t.contentTypeUri === ref.schema)) (needed.get(repo.id) ?? needed.set(repo.id, new Set()).get(repo.id)!).add(ref.schema);
+    }
+    const all = [...new Set([...needed.values()].flatMap((s) => [...s]))];
+    const missing = all.filter((uri) => hubTypes.get(uri)?.status !== 'ACTIVE');
+    if (missing.length) throw this.missingTypes(missing, hubTypes);
+    for (const [repoId, uris] of needed) for (const uri of uris) await this.assignType(repoId, hubTypes.get(uri)!.id, uri);
+  }
+
+  private missingTypes(missing: string[], hubTypes: Map<string, { status: string }>): CliError {
+    const lines = missing.map((uri) => `  ${uri}${hubTypes.has(uri) ? ' (archived)' : ''}`);
+    const hints = missing.map((uri) => this.source.typeHint(uri)).filter(Boolean);
+    return new CliError(
+      `The target hub lacks ${missing.length} content type(s) the items use; nothing was imported:\n${lines.join('\n')}`,
+      1,
+      hints.length ? `Create them first, then run the import again:\n    ${hints.join('\n    ')}` : 'Register them in the target hub first (cms schema create --register, cms type register).',
+    );
+  }
+
+  private async assignType(repoId: string, typeId: string, uri: string): Promise<void> {
+    const key = `assign:${repoId}:${typeId}`;
+    if (this.run.done(key)) return;
+    if (!this.run.dryRun) await this.client.post(`/content-repositories/${repoId}/content-types`, { contentTypeId: typeId });
+    const repo = [...this.repos.values()].find((r) => r.id === repoId)!;
+    this.run.record({ key, action: 'assign', resource: 'content-type', targetId: typeId, before: { repositoryId: repoId }, label: uri }, { place: { repository: repo.name } });
+  }
+
+  /** Source folder id -> target folder id: the fixed --folder, or the same path of names, created where missing. */
+  private async resolveFolders(): Promise<void> {
+    const byId = new Map(this.source.folders.map((f) => [f.id, f]));
+    const used = new Set<string>();
+    for (const ref of this.source.refs.values()) if (ref.folderId) used.add(ref.folderId);
+    for (const id of used) this.folderPaths.set(id, folderPath(byId, id));
+    if (this.target.folderId !== undefined) {
+      for (const id of used) this.folders.set(id, this.target.folderId);
+      return;
+    }
+    const trees = new Map<string, Map<string, string>>();
+    for (const id of [...used].sort((a, b) => depth(byId, a) - depth(byId, b))) {
+      const folder = byId.get(id);
+      const repo = this.repos.get(folder?.repository ?? '');
+      if (!folder || !repo) {
+        this.target.io.warn(`folder ${id} is not in the export's manifest; its items go to the repository root`);
+        this.folders.set(id, null);
+        continue;
+      }
+      if (!trees.has(repo.id)) trees.set(repo.id, await targetPaths(this.client, repo.id));
+      this.folders.set(id, await this.ensureFolder(byId, folder, repo, trees.get(repo.id)!));
+    }
+  }
+
+  /** The target folder at the source folder's path, creating it (and its parents) when missing. */
+  private async ensureFolder(byId: Map<string, FolderInfo>, folder: FolderInfo, repo: TargetRepo, paths: Map<string, string>): Promise<string> {
+    const path = folderPath(byId, folder.id);
+    const existing = paths.get(path);
+    if (existing) return existing;
+    const parentId = folder.parentId && byId.has(folder.parentId) ? await this.ensureFolder(byId, byId.get(folder.parentId)!, repo, paths) : null;
+    const key = `folder:${folder.id}`;
+    let id = this.run.done(key)?.targetId;
+    if (!id) {
+      id = this.run.dryRun ? `${NEW}${folder.id}` : await this.createFolder(repo.id, parentId, folder.name, key);
+      this.run.record({ key, action: 'create', resource: 'folder', sourceId: folder.id, targetId: id, label: path }, { place: { repository: repo.name, folder: path } });
+    }
+    paths.set(path, id);
+    return id;
+  }
+
+  private async createFolder(repoId: string, parentId: string | null, name: string, key: string): Promise<string> {
+    const path = parentId ? `/folders/${parentId}/folders` : `/content-repositories/${repoId}/folders`;
+    return (await this.client.post<{ id: string }>(path, { name }, { idempotencyKey: this.idempotencyKey(key) })).id;
+  }
+
+  // ---- items, linked ones first ----
+
+  private async importAll(): Promise<void> {
+    const graph = new WorkGraph(new Map([...this.source.refs].map(([id, ref]) => [id, ref.links])));
+    const queue = new WorkQueue<Unit>(this.target.signal);
+    const governor = new Governor(this.target.concurrency);
+    const stopWatching = governor.watch(this.client);
+    queue.push(...graph.start());
+    if (graph.finished) queue.close();
+    const worker = async (unit: Unit) => {
+      let needsLinks = false;
+      try {
+        needsLinks = unit.phase === 'item' ? await this.importItem(unit.id) : await this.completeLinks(unit.id);
+        governor.success();
+      } catch (err) {
+        if (this.target.signal?.aborted) throw err;
+        this.failed.add(unit.id);
+        this.run.fail(`${unit.phase === 'item' ? 'item:' : SECOND_PASS}${unit.id}`, unit.id, err);
+      }
+      queue.push(...graph.finish(unit, needsLinks));
+      if (graph.finished) queue.close();
+    };
+    try {
+      await runPool(queue, worker, governor, this.target.signal);
+    } finally {
+      stopWatching();
+    }
+  }
+
+  /** Writes one item (create, update or nothing); true when links to not-yet-written items were left out. */
+  private async importItem(id: string): Promise<boolean> {
+    const key = `item:${id}`;
+    const prior = this.run.done(key);
+    if (prior) {
+      this.run.skip(prior);
+      return prior.partial ?? false;
+    }
+    const src = await this.source.load(id);
+    const repo = this.repos.get(src.contentRepositoryId)!;
+    const { desired, stripped } = this.desired(src);
+    const place = this.place(src, repo);
+    const mapped = this.ids.get(id);
+    const existing = mapped && !mapped.startsWith(NEW) ? await this.fetchTarget(mapped, repo.id) : undefined;
+    let current: TargetItem;
+    if (existing) current = await this.sync(key, src, existing, desired, place, true);
+    else current = await this.create(key, src, repo, desired, stripped, place);
+    if (!stripped) await this.finishItem(src, current, place);
+    return stripped;
+  }
+
+  /** The second pass of an item of a cycle: its links, now that every member exists. */
+  private async completeLinks(id: string): Promise<boolean> {
+    const key = `${SECOND_PASS}${id}`;
+    if (this.run.done(key)) return false;
+    const src = await this.source.load(id);
+    const repo = this.repos.get(src.contentRepositoryId)!;
+    const place = this.place(src, repo);
+    const { desired } = this.desired(src);
+    const targetId = this.ids.get(id)!;
+    let current: TargetItem;
+    if (this.run.dryRun && targetId.startsWith(NEW)) current = { ...src, ...desired, id: targetId };
+    else {
+      const existing = await this.fetchTarget(targetId, repo.id);
+      if (!existing) throw new CliError(`target item ${targetId} disappeared before its links were completed`);
+      current = await this.sync(key, src, existing, desired, place, false);
+    }
+    await this.finishItem(src, current, place);
+    return false;
+  }
+
+  private async create(key: string, src: PlainItem, repo: TargetRepo, desired: Desired, stripped: boolean, place: Place): Promise<TargetItem> {
+    let created: TargetItem;
+    if (this.run.dryRun) created = { ...src, ...desired, id: `${NEW}${src.id}`, version: 1, status: 'ACTIVE', contentRepositoryId: repo.id };
+    else {
+      const { deliveryKey: _key, ...fields } = desired;
+      // A first pass of a cycle may lack links its schema requires; the second pass validates.
+      const query = stripped ? { ignoreSchemaValidation: true } : undefined;
+      created = await this.client.post<TargetItem>(`/content-repositories/${repo.id}/content-items`, fields, { idempotencyKey: this.idempotencyKey(key), query });
+    }
+    this.run.record({ key, action: 'create', resource: 'item', sourceId: src.id, targetId: created.id, version: created.version, partial: stripped || undefined, label: src.label }, { place, tick: true });
+    this.ids.set(src.id, created.id);
+    if (!this.run.dryRun) this.target.mapping.set('item', src.id, created.id);
+    return created;
+  }
+
+  /** Brings an existing target item to the desired fields: nothing when equal, else an update (unarchiving first). */
+  private async sync(key: string, src: PlainItem, existing: TargetItem, desired: Desired, place: Place, primary: boolean): Promise<TargetItem> {
+    const step = { key, resource: 'item', sourceId: src.id, targetId: existing.id, label: src.label };
+    const counts = { place, tick: primary, counted: primary };
+    if (sameContent(existing, desired)) {
+      this.run.record({ ...step, action: 'unchanged', version: existing.version }, counts);
+      return existing;
+    }
+    let current = existing;
+    if (current.status === 'ARCHIVED') current = await this.changeStatus(src, current, 'unarchive', place);
+    const updated = await this.update(current, desired);
+    this.run.record({ ...step, action: 'update', version: updated.version, before: { version: current.version, deliveryKey: current.deliveryKey } }, counts);
+    return updated;
+  }
+
+  /** PATCH with the version it is based on. A retry after a processed request meets a version conflict: re-read. */
+  private async update(current: TargetItem, desired: Desired): Promise<TargetItem> {
+    if (this.run.dryRun) return { ...current, ...desired, version: current.version + 1 };
+    try {
+      return await this.client.patch<TargetItem>(`/content-items/${current.id}`, { ...desired, version: current.version }, { idempotent: true });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 409)) throw err;
+      const now = await this.client.get<TargetItem>(`/content-items/${current.id}`);
+      if (now.version === current.version + 1 && sameContent(now, desired)) return now;
+      throw err;
+    }
+  }
+
+  /** After an item is complete: its status as in the source, and publishing when asked. */
+  private async finishItem(src: PlainItem, current: TargetItem, place: Place): Promise<void> {
+    if (src.status !== current.status) current = await this.changeStatus(src, current, src.status === 'ARCHIVED' ? 'archive' : 'unarchive', place);
+    if (this.target.publish && current.status === 'ACTIVE') await this.publish(src, current, place);
+  }
+
+  private async changeStatus(src: PlainItem, current: TargetItem, action: 'archive' | 'unarchive', place: Place): Promise<TargetItem> {
+    const key = `${action}:${src.id}`;
+    const next = this.run.dryRun
+      ? { ...current, status: action === 'archive' ? ('ARCHIVED' as const) : ('ACTIVE' as const), version: current.version + 1 }
+      : await this.client.post<TargetItem>(`/content-items/${current.id}/${action}`, { version: current.version }, { idempotent: true });
+    this.run.record({ key, action, resource: 'item', sourceId: src.id, targetId: current.id, version: next.version, before: { version: current.version, status: current.status }, label: src.label }, { place });
+    return next;
+  }
+
+  private async publish(src: PlainItem, current: TargetItem, place: Place): Promise<void> {
+    const key = `publish:${src.id}`;
+    if (this.run.done(key)) return;
+    if (!this.run.dryRun) {
+      const res = await this.client.request<{ id: string }>('POST', `/content-items/${current.id}/publish`, { body: {}, idempotencyKey: this.idempotencyKey(key) });
+      this.jobs.push({ id: src.id, url: res.headers.get('location') ?? `/publishing-jobs/${res.data.id}` });
+    }
+    this.run.record({ key, action: 'publish', resource: 'item', sourceId: src.id, targetId: current.id, version: current.version, label: src.label }, { place });
+  }
+
+  /** --publish waits for every publishing job at the end; a failed job fails its item. */
+  private async waitForPublishing(): Promise<void> {
+    this.run.note(`waiting for ${this.jobs.length} publishing job(s)`);
+    const quiet: IO = Object.assign(Object.create(this.target.io) as IO, { note() {} });
+    const governor = new Governor(this.target.concurrency);
+    await runPool(
+      this.jobs,
+      async (job) => {
+        try {
+          await waitForJob(this.client, job.url, { timeoutMs: 300_000, intervalMs: 250, io: quiet, signal: this.target.signal, what: 'Publishing job' });
+        } catch (err) {
+          if (this.target.signal?.aborted) throw err;
+          this.run.fail(`publish:${job.id}`, job.id, err);
+        }
+      },
+      governor,
+      this.target.signal,
+    );
+  }
+
+  // ---- helpers ----
+
+  /**
+   * The target's version of an item's fields: links rewritten to target ids, links to items of
+   * this import not written yet left out (a cycle's first pass), the delivery key kept or not.
+   */
+  private desired(src: PlainItem): { desired: Desired; stripped: boolean } {
+    const failedLink = this.source.refs.get(src.id)?.links.find((id) => this.failed.has(id));
+    if (failedLink) throw new CliError(`links to ${failedLink}, which failed`);
+    let stripped = false;
+    const leftOut = (value: unknown): boolean => {
+      const out = isContentLink(value) && this.source.refs.has(value.id) && !this.ids.has(value.id);
+      stripped ||= out;
+      return out;
+    };
+    const walk = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.filter((v) => !leftOut(v)).map(walk);
+      if (!value || typeof value !== 'object') return value;
+      if (isContentLink(value)) return { ...value, id: this.ids.get(value.id) ?? value.id };
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) if (!leftOut(v)) out[k] = walk(v);
+      return out;
+    };
+    const keep = this.target.keepDeliveryKeys;
+    const body = walk(keep ? src.body : withoutKey(src.body)) as PlainItem['body'];
+    const folderId = src.folderId ? (this.folders.get(src.folderId) ?? null) : (this.target.folderId ?? null);
+    return { desired: { label: src.label, body, locale: src.locale ?? null, folderId, deliveryKey: keep ? (src.deliveryKey ?? null) : null }, stripped };
+  }
+
+  private async fetchTarget(id: string, repoId: string): Promise<TargetItem | undefined> {
+    try {
+      const item = await this.client.get<TargetItem>(`/content-items/${id}`);
+      // Imported into another repository before: this repository gets its own item.
+      return item.contentRepositoryId === repoId ? item : undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  private place(src: PlainItem, repo: TargetRepo): Place {
+    const folder = this.target.folderId !== undefined ? this.target.folderId ?? '' : src.folderId ? (this.folderPaths.get(src.folderId) ?? '') : '';
+    return { repository: repo.name, folder };
+  }
+
+  private idempotencyKey(key: string): string {
+    return `${this.run.id}:${key}`;
+  }
+}
+
+function withoutKey(body: PlainItem['body']): PlainItem['body'] {
+  const { deliveryKey: _key, ...meta } = body._meta;
+  return { ...body, _meta: meta };
+}
+
+/** Equal after mapping: body, label, locale, folder and delivery key. */
+function sameContent(item: PlainItem, desired: Desired): boolean {
+  const have: Desired = { label: item.label, body: item.body, locale: item.locale ?? null, folderId: item.folderId ?? null, deliveryKey: item.deliveryKey ?? null };
+  return canonicalJson(have) === canonicalJson(desired);
+}
+
+/** The folder's path of names from the repository root, e.g. "pages/en". */
+function folderPath(byId: Map<string, FolderInfo>, id: string): string {
+  const names: string[] = [];
+  for (let f = byId.get(id); f; f = f.parentId ? byId.get(f.parentId) : undefined) names.unshift(f.name);
+  return names.join('/');
+}
+
+function depth(byId: Map<string, FolderInfo>, id: string): number {
+  return folderPath(byId, id).split('/').length;
+}
+
+/** The target repository's folders by path of names. */
+async function targetPaths(client: ApiClient, repoId: string): Promise<Map<string, string>> {
+  const tree = await folderTree(client, repoId);
+  const byId = new Map(tree.map((f) => [f.id, f]));
+  return new Map(tree.map((f) => [folderPath(byId, f.id), f.id]));
+}

@@ -1,0 +1,361 @@
+// Scheduling an edition, guided. On a terminal it asks for what the command line left out (the
+// event, the DRAFT edition, the start date), shows every precondition with what to fix, and asks
+// before it changes anything. Without prompts (--yes, CI, --no-input, no terminal) missing values
+// are a usage error. Prompt functions are injected, so the flow runs the same under a test.
+import type { ApiClient } from '../core/client.js';
+import { ApiError, CliError, ExitCode, UsageError, type ApiErrorEntry } from '../core/errors.js';
+import { resolveDate, serviceNow } from '../cli/dates.js';
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+/** The three questions the flow asks (the @inquirer/prompts signatures it uses). */
+export interface Prompts {
+  select<T>(question: { message: string; choices: Choice<T>[] }): Promise<T>;
+  input(question: { message: string; default?: string; validate?: (value: string) => Promise<string | boolean> }): Promise<string>;
+  confirm(question: { message: string; default?: boolean }): Promise<boolean>;
+}
+
+export interface ScheduleDeps {
+  client: ApiClient;
+  /** null: never ask (missing values are a usage error). */
+  prompts: Prompts | null;
+  /** Chatter for the planner (stderr). */
+  say(line: string): void;
+  /** The hub to pick an event from. */
+  hubId(): Promise<string>;
+  /** An event id from an id or a name. */
+  eventId(value: string): Promise<string>;
+}
+
+export interface ScheduleRequest {
+  edition?: string;
+  event?: string;
+  /** A date flag value (ISO or +duration); the edition moves there, keeping its length. */
+  start?: string;
+  ignoreWarnings?: boolean;
+}
+
+interface Links {
+  _links?: Record<string, { href: string }>;
+}
+
+export interface EditionView extends Links {
+  id: string;
+  name: string;
+  eventId: string;
+  start: string;
+  end: string;
+  publishingStatus: string;
+  publishingJobId: string | null;
+  status: string;
+  lastModifiedDate: string;
+}
+
+interface EventView extends Links {
+  id: string;
+  name: string;
+  start: string;
+  end: string;
+  status: string;
+}
+
+export interface ScheduleResult {
+  edition: EditionView;
+  job?: { id: string; state: string; scheduledDate: string };
+}
+
+/** One precondition as the checklist shows it: `problem` unset means it holds. */
+interface Check {
+  label: string;
+  level: 'ERROR' | 'WARNING';
+  problem?: string;
+  fix?: string;
+}
+
+const IN_PUBLICATION = new Set(['SCHEDULING', 'SCHEDULED', 'PUBLISHING']);
+const START_CHECK = 'starts in the future';
+
+/**
+ * Picks (or takes) the edition, checks it, settles the start date, schedules it and shows the
+ * result. Nothing changes before the planner confirms, and a refused schedule leaves the edition
+ * where it was (a moved edition moves back).
+ */
+export async function scheduleEdition(deps: ScheduleDeps, request: ScheduleRequest): Promise<ScheduleResult> {
+  const edition = await draftToSchedule(deps, request);
+  // The checklist and the questions are for a planner at a terminal; without one, the service's
+  // answer to the schedule request lists every problem.
+  const event = deps.prompts ? await reviewPreconditions(deps, edition) : null;
+  const window = await chooseWindow(deps, edition, request.start);
+  if (event) await confirmSchedule(deps, edition, window, event);
+  const moved = window.start === edition.start ? edition : await moveTo(deps, edition, window);
+  try {
+    await submit(deps, moved, request.ignoreWarnings ?? false);
+  } catch (err) {
+    if (moved !== edition) await moveTo(deps, moved, edition).catch(() => deps.say(`Could not move '${edition.name}' back to ${edition.start}; check its dates.`));
+    throw err;
+  }
+  return result(deps, edition.id);
+}
+
+async function draftToSchedule(deps: ScheduleDeps, request: ScheduleRequest): Promise<EditionView> {
+  const editionId = request.edition ?? (await pickEdition(deps, request.event));
+  const edition = await deps.client.get<EditionView>(`/editions/${editionId}`);
+  if (edition.publishingStatus === 'DRAFT' && edition.status === 'ACTIVE') return edition;
+  const hint = IN_PUBLICATION.has(edition.publishingStatus) ? `Unschedule it first: cms edition unschedule ${edition.id}` : 'Only a DRAFT edition that is not archived can be scheduled.';
+  throw new CliError(`Edition '${edition.name}' is ${edition.status === 'ARCHIVED' ? 'archived' : edition.publishingStatus}`, ExitCode.FAILURE, hint);
+}
+
+/**
+ * Shows every precondition and stops (exit 1, nothing changed) when one that only the planner can
+ * fix fails. A start in the past is not one: the date question comes next.
+ */
+async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Promise<EventView> {
+  const event = await deps.client.get<EventView>(`/events/${edition.eventId}`);
+  const checks = await checklist(deps.client, edition, event);
+  showChecklist(deps, edition, checks);
+  const blocking = checks.filter((c) => c.problem && c.level === 'ERROR' && c.label !== START_CHECK);
+  if (blocking.length) {
+    throw new CliError(`'${edition.name}' cannot be scheduled yet: ${blocking.map((c) => c.label).join('; ')}`, ExitCode.FAILURE, 'Fix what the checklist above names, then run again. Nothing was changed.');
+  }
+  return event;
+}
+
+async function confirmSchedule(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }, event: EventView): Promise<void> {
+  const moved = window.start !== edition.start;
+  if (moved) showChecklist(deps, { ...edition, ...window }, await timeChecks(deps.client, { ...edition, ...window }, event), 'With the new dates');
+  const when = moved ? `${window.start} (moved from ${edition.start}; ends ${window.end})` : window.start;
+  if (!(await deps.prompts!.confirm({ message: `Schedule '${edition.name}' to publish at ${when}?`, default: true }))) throw new UsageError('Cancelled; nothing was changed.');
+}
+
+async function moveTo(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }): Promise<EditionView> {
+  const moved = await deps.client.patch<EditionView>(`/editions/${edition.id}`, { start: window.start, end: window.end });
+  deps.say(`Moved '${moved.name}' to ${moved.start} – ${moved.end}.`);
+  return moved;
+}
+
+async function pickEdition(deps: ScheduleDeps, eventFlag: string | undefined): Promise<string> {
+  const { client, prompts } = deps;
+  if (!prompts) {
+    throw new UsageError('Missing the edition to schedule: <edition>', 'Give its id (cms edition schedule <edition>), or run on a terminal without --yes to pick it.');
+  }
+  const eventId = eventFlag ? await deps.eventId(eventFlag) : await pickEvent(deps);
+  const drafts: EditionView[] = [];
+  for await (const e of client.paginate<EditionView>(`/events/${eventId}/editions`, 'editions')) if (e.publishingStatus === 'DRAFT' && e.status === 'ACTIVE') drafts.push(e);
+  if (!drafts.length) throw new CliError('The event has no DRAFT edition to schedule', ExitCode.FAILURE, `Create one: cms edition create --event ${eventId} --name <name> --start <date> --end <date>`);
+  return prompts.select({ message: 'Edition to schedule', choices: drafts.map((e) => ({ name: `${e.name} (${e.start} – ${e.end})`, value: e.id })) });
+}
+
+async function pickEvent(deps: ScheduleDeps): Promise<string> {
+  const hubId = await deps.hubId();
+  const active: EventView[] = [];
+  for await (const e of deps.client.paginate<EventView>(`/hubs/${hubId}/events`, 'events')) if (e.status === 'ACTIVE') active.push(e);
+  if (!active.length) throw new CliError('The hub has no active event', ExitCode.FAILURE, 'Create one: cms event create --name <name> --start <date> --end <date>');
+  return deps.prompts!.select({ message: 'Event', choices: active.map((e) => ({ name: `${e.name} (${e.start} – ${e.end})`, value: e.id })) });
+}
+
+/**
+ * Every precondition of scheduling, from what the service answers about the edition: its event,
+ * start, content, slots, conflicts, slot collisions and scheduled editions overlapping it.
+ */
+async function checklist(client: ApiClient, edition: EditionView, event: EventView): Promise<Check[]> {
+  const base = `/editions/${edition.id}`;
+  const [slots, contents, conflicts, collisions] = await Promise.all([
+    entries(client, `${base}/slots`, 'edition-slots'),
+    entries(client, `${base}/contents`, 'edition-content'),
+    entries(client, `${base}/conflicts`, 'conflicts'),
+    entries(client, `${base}/slot-collisions`, 'slot-collisions'),
+  ]);
+  const invalid = (slots ?? []).filter((s) => s.status === 'INVALID');
+  const open = (conflicts ?? []).filter((c) => c.resolvedVersion === undefined);
+  return [
+    {
+      label: `event '${event.name}' is active`,
+      level: 'ERROR',
+      problem: event.status === 'ACTIVE' ? undefined : 'the event is archived: its editions cannot be scheduled',
+      fix: `copy the edition into an active event: cms edition create --event <event> --copy-from ${edition.id}`,
+    },
+    {
+      label: 'has content',
+      level: 'ERROR',
+      problem: slots === null || contents === null ? unknown() : slots.length + contents.length ? undefined : 'the edition has no slot and no content snapshot',
+      fix: `assign a slot (POST ${base}/slots) or add a snapshot (POST ${base}/contents)`,
+    },
+    {
+      label: 'every slot is VALID',
+      level: 'ERROR',
+      problem: slots === null ? unknown() : invalid.length ? `${invalid.length} INVALID slot(s): ${invalid.map((s) => `${s.slotLabel} (${s.slotId})`).join(', ')}` : undefined,
+      fix: 'choose a snapshot for every empty link of the slot content (PUT …/slots/<id>/content)',
+    },
+    {
+      label: 'no unresolved conflicts',
+      level: 'ERROR',
+      problem: conflicts === null ? unknown() : open.length ? `${open.length} item(s) at different versions: ${open.map((c) => `${c.label || c.id} (versions ${versionsOf(c)})`).join(', ')}` : undefined,
+      fix: `choose a version for each: POST ${base}/conflicts/resolve`,
+    },
+    {
+      label: 'no slot collisions',
+      level: 'WARNING',
+      problem:
+        collisions === null
+          ? unknown()
+          : collisions.length
+            ? collisions.map((c) => `${c.slotLabel} is also in ${(c.collidingEditions ?? []).map((o: EditionView) => `'${o.name}'`).join(', ')}`).join('; ')
+            : undefined,
+      fix: 'the later-starting edition wins the slot while both run; move or change one, or schedule with --ignore-warnings',
+    },
+    ...(await timeChecks(client, edition, event)),
+  ];
+}
+
+/** The checks that depend on the edition's dates: a start in the future, and scheduled editions overlapping it. */
+async function timeChecks(client: ApiClient, edition: Pick<EditionView, 'id' | 'start' | 'end'>, event: EventView): Promise<Check[]> {
+  const now = await serviceNow(client);
+  const overlaps = await overlapping(client, edition, event);
+  return [
+    {
+      label: START_CHECK,
+      level: 'ERROR',
+      problem: Date.parse(edition.start) > now ? undefined : `it starts at ${edition.start}, before the service's now (${new Date(now).toISOString()})`,
+      fix: 'pick a later start date below (or --start +1h)',
+    },
+    {
+      label: 'no scheduled edition overlaps it',
+      level: 'WARNING',
+      problem: overlaps === null ? unknown() : overlaps.length ? overlaps.map((o) => `'${o.name}' (${o.publishingStatus}, ${o.start} – ${o.end})`).join(', ') : undefined,
+      fix: 'items both publish go live at the later start; check they agree, or schedule with --ignore-warnings',
+    },
+  ];
+}
+
+/** Scheduled editions of the hub whose time range overlaps the edition's (GET /hubs/{hub}/editions by range). */
+async function overlapping(client: ApiClient, edition: Pick<EditionView, 'id' | 'start' | 'end'>, event: EventView): Promise<EditionView[] | null> {
+  const hub = event._links?.hub?.href.split('/').pop();
+  if (!hub) return null;
+  try {
+    const found: EditionView[] = [];
+    for await (const e of client.paginate<EditionView>(`/hubs/${hub}/editions`, 'editions', { query: { rangeStart: edition.start, rangeEnd: edition.end } })) {
+      if (e.id !== edition.id && IN_PUBLICATION.has(e.publishingStatus)) found.push(e);
+    }
+    return found;
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+}
+
+/** The entries of a listing, or null when the service does not answer it (an older service, no permission). */
+async function entries(client: ApiClient, path: string, key: string): Promise<any[] | null> {
+  try {
+    const page = await client.get<{ _embedded?: Record<string, any[]> }>(path, { query: { size: 1000 } });
+    return page._embedded?.[key] ?? [];
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+}
+
+const unknown = () => 'could not be checked (the service did not answer)';
+const versionsOf = (c: { versions?: { version: number }[] }) => [...new Set((c.versions ?? []).map((v) => v.version))].join(', ');
+
+function showChecklist(deps: ScheduleDeps, edition: Pick<EditionView, 'name' | 'start' | 'end'>, checks: Check[], heading = 'Checking'): void {
+  deps.say(`${heading} '${edition.name}' (${edition.start} – ${edition.end}):`);
+  for (const c of checks) {
+    if (!c.problem) deps.say(`  ✓ ${c.label}`);
+    else {
+      deps.say(`  ${c.level === 'ERROR' ? '✗' : '!'} ${c.label}: ${c.problem}`);
+      if (c.fix) deps.say(`      fix: ${c.fix}`);
+    }
+  }
+}
+
+/**
+ * The edition's window after the start date is settled: --start, else (asking) the date typed,
+ * else its own. A new start moves the whole window, keeping its length.
+ */
+async function chooseWindow(deps: ScheduleDeps, edition: EditionView, startFlag: string | undefined): Promise<{ start: string; end: string }> {
+  const { client, prompts } = deps;
+  let start = edition.start;
+  if (startFlag !== undefined) start = await resolveDate(client, startFlag, '--start');
+  else if (prompts) {
+    const typed = await prompts.input({ message: 'Publish at (ISO date-time or +<duration> from now)', default: edition.start, validate: (value) => futureDateProblem(client, value) });
+    start = await resolveDate(client, typed.trim(), 'The date');
+  }
+  const length = Date.parse(edition.end) - Date.parse(edition.start);
+  return { start, end: start === edition.start ? edition.end : new Date(Date.parse(start) + length).toISOString() };
+}
+
+/** true for a date the edition can start at (after the service's now), else what is wrong with it. */
+async function futureDateProblem(client: ApiClient, value: string): Promise<string | true> {
+  try {
+    const at = Date.parse(await resolveDate(client, value.trim(), 'The date'));
+    return at > (await serviceNow(client)) ? true : 'The edition must start after now';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * POST …/schedule. A 409 lists every problem (level and code) and fails (exit 1); when there are
+ * only warnings, a planner at a terminal may schedule anyway.
+ */
+async function submit(deps: ScheduleDeps, edition: EditionView, ignoreWarnings: boolean): Promise<void> {
+  try {
+    await deps.client.post(`/editions/${edition.id}/schedule`, { lastModifiedDate: edition.lastModifiedDate }, { query: { ignoreWarnings: ignoreWarnings ? 'true' : undefined } });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 409) throw err;
+    const onlyWarnings = err.errors.length > 0 && err.errors.every((e) => e.level === 'WARNING');
+    const refusal = refused(err.errors, onlyWarnings);
+    if (onlyWarnings && deps.prompts) {
+      deps.say(refusal.message);
+      if (await deps.prompts.confirm({ message: 'Schedule anyway, ignoring these warnings?', default: false })) return submit(deps, edition, true);
+    }
+    throw refusal;
+  }
+}
+
+function refused(problems: ApiErrorEntry[], onlyWarnings: boolean): CliError {
+  const lines = problems.map((p) => `  ${p.level ?? 'ERROR'} ${p.code ?? ''}: ${p.message ?? ''}${detail(p)}`);
+  const hint = onlyWarnings
+    ? 'Only warnings: schedule anyway with --ignore-warnings.'
+    : problems.some((p) => p.level === 'WARNING')
+      ? 'Fix the errors and run again; the warnings can be passed with --ignore-warnings.'
+      : 'Fix the errors and run again.';
+  return new CliError(`Scheduling was refused:\n${lines.join('\n')}`, ExitCode.FAILURE, hint);
+}
+
+/** The names a problem lists (slots, conflicts, overlapping editions), so the planner sees which. */
+function detail(p: ApiErrorEntry): string {
+  const named = [...asList(p.slots), ...asList(p.conflicts), ...asList(p.overlaps), ...asList(p.collisions)]
+    .map((x) => x.slotLabel ?? x.label ?? x.name ?? x.id ?? x.editionId)
+    .filter(Boolean);
+  return named.length ? ` (${named.join(', ')})` : '';
+}
+
+const asList = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+
+/** The edition after scheduling (the service prepares its publishing job meanwhile) and that job. */
+async function result(deps: ScheduleDeps, editionId: string): Promise<ScheduleResult> {
+  const edition = await deps.client.get<EditionView>(`/editions/${editionId}`);
+  if (!edition.publishingJobId) {
+    deps.say(`'${edition.name}' is ${edition.publishingStatus}; its publishing job is being prepared.`);
+    return { edition };
+  }
+  const job = await deps.client.get<{ id: string; state: string; scheduledDate: string }>(`/publishing-jobs/${edition.publishingJobId}`);
+  deps.say(`'${edition.name}' is ${edition.publishingStatus}: publishing job ${job.id} is ${job.state}, due ${job.scheduledDate}.`);
+  return { edition, job: { id: job.id, state: job.state, scheduledDate: job.scheduledDate } };
+}
+
+/** The real prompts, on stderr (stdout stays for data), cancelled with Ctrl-C. */
+export async function terminalPrompts(signal: AbortSignal): Promise<Prompts> {
+  const inquirer = await import('@inquirer/prompts');
+  const context = { output: process.stderr, signal };
+  return {
+    select: (q) => inquirer.select(q, context),
+    input: (q) => inquirer.input(q, context),
+    confirm: (q) => inquirer.confirm(q, context),
+  };
+}

@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { findLinks } from '../server/content-links.js';
+import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
+import type { ImportSource, ItemRef } from './import.js';
+
+// The sources an import reads: an export directory (each item read twice, once for its links and
+// once to write it, so bodies are never all in memory), or items already read into memory (copy).
+
+export function refOf(item: PlainItem): ItemRef {
+  return { repoId: item.contentRepositoryId, schema: item.body._meta.schema, folderId: item.folderId ?? null, links: findLinks(item.body).map((l) => l.id) };
+}
+
+export function directorySource(dir: string): ImportSource & { manifest: Manifest } {
+  const manifest = readManifest(dir);
+  const files = new Map<string, string>();
+  const refs = new Map<string, ItemRef>();
+  for (const file of itemFiles(dir)) {
+    const item = readItemFile(dir, file);
+    if (files.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${files.get(item.id)} and ${file}`);
+    files.set(item.id, file);
+    refs.set(item.id, refOf(item));
+  }
+  return {
+    manifest,
+    repositories: manifest.repositories,
+    folders: manifest.folders,
+    refs,
+    load: (id) => readItemFile(dir, files.get(id)!),
+    typeHint: (uri) => exportTypeHint(dir, manifest, uri),
+  };
+}
+
+/** The commands that create a missing content type from the export's own files. */
+function exportTypeHint(dir: string, manifest: Manifest, uri: string): string | undefined {
+  const type = manifest.types.find((t) => t.contentTypeUri === uri);
+  const schema = manifest.schemas.find((s) => s.schemaId === uri);
+  const level = schema && schema.validationLevel !== 'CONTENT_TYPE' ? ` --validation-level ${schema.validationLevel}` : '';
+  const createSchema = schema ? `cms schema create --file ${quote(join(dir, schema.file))}${level}` : undefined;
+  const register = type ? `cms type register ${quote(uri)} --body-file ${quote(join(dir, type.file))}` : undefined;
+  return [createSchema, register].filter(Boolean).join(' && ') || undefined;
+}
+
+function quote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function memorySource(items: Iterable<PlainItem>, repositories: RepositoryInfo[], folders: FolderInfo[]): ImportSource {
+  const byId = new Map<string, PlainItem>();
+  for (const item of items) byId.set(item.id, item);
+  return {
+    repositories,
+    folders,
+    refs: new Map([...byId].map(([id, item]) => [id, refOf(item)])),
+    load: (id) => byId.get(id)!,
+    typeHint: (uri) => `cms item export <dir> --hub <source hub> (then) cms schema create --file <dir>/schemas/<file> && cms type register ${quote(uri)} --body-file <dir>/types/<file>`,
+  };
+}

@@ -1,0 +1,283 @@
+import type { Context } from '../cli/context.js';
+import type { ApiClient } from '../core/client.js';
+import { ApiError, CliError, UsageError } from '../core/errors.js';
+import type { BulkRun } from './bulk-run.js';
+import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from './journal.js';
+import { Governor, runPool } from './pool.js';
+
+// `cms undo <run-id>`: reverts what a run did, newest change first per resource. Items it created
+// are archived (their delivery key released first); items it updated get their previous version
+// back (POST restore) and their previous delivery key; what it archived is unarchived and the
+// reverse. An item changed since the run (its version moved on) is refused and reported. Folders
+// it created are deleted and content type assignments it made are removed, after the items.
+
+interface Item {
+  id: string;
+  version: number;
+  status: 'ACTIVE' | 'ARCHIVED';
+  folderId: string | null;
+  deliveryKey: string | null;
+}
+
+/** The steps of one resource in the run, oldest first. */
+interface Group {
+  key: string;
+  side?: 'source';
+  resource: string;
+  targetId: string;
+  steps: StepEntry[];
+}
+
+const NOT_UNDONE = new Set(['unchanged', 'skip', 'publish']);
+
+export interface UndoHistory {
+  original: Journal;
+  /** Steps of earlier undos of this run (an interrupted undo is continued, not repeated). */
+  undone: Map<string, StepEntry>;
+  /**
+   * Per resource, the version later runs left it at when those runs were undone in turn: their
+   * changes cancel out, so undoing runs newest first is never refused for them.
+   */
+  reverted: Map<string, number>;
+}
+
+/** What undo needs to know of the run and of the runs after it. */
+export function openForUndo(dataDir: string, runId: string): UndoHistory {
+  const original = Journal.open(dataDir, runId);
+  if (original.status === 'running') throw new UsageError(`Run ${runId} is still running (process ${original.meta.pid})`, 'Wait for it to finish or stop it, then undo it.');
+  const runs = listRuns(dataDir).reverse();
+  const undone = new Map<string, StepEntry>();
+  for (const meta of runs.filter((r) => r.undoOf === runId)) for (const step of Journal.open(dataDir, meta.id).steps()) undone.set(step.key, step);
+  const reverted = new Map<string, number>();
+  const later = runs.slice(runs.findIndex((r) => r.id === runId) + 1).filter((r) => !r.undoOf);
+  for (const run of later) {
+    for (const undo of runs.filter((r) => r.undoOf === run.id)) {
+      for (const step of Journal.open(dataDir, undo.id).steps()) if (step.version !== undefined) reverted.set(groupKey(step), step.version);
+    }
+  }
+  return { original, undone, reverted };
+}
+
+/** A client for where the run's requests went: its profile, or the current connection if it is the same service. */
+export async function clientForRun(ctx: Context, target: RunTarget): Promise<ApiClient> {
+  if (target.profile && target.profile !== ctx.connection().profile) return (await ctx.clientFor(target.profile)).client;
+  const current = ctx.connection();
+  if (current.apiUrl !== target.apiUrl) {
+    throw new UsageError(`The run went to ${target.apiUrl}, but this command talks to ${current.apiUrl}`, `Run it with the profile the run used${target.profile ? ` (--profile ${target.profile})` : ''}.`);
+  }
+  return ctx.client();
+}
+
+export class Undo {
+  private readonly foldersCreated = new Set<string>();
+  /** Per resource, the version an earlier (interrupted) undo of the run left it at. */
+  private readonly undoneVersions = new Map<string, number>();
+
+  constructor(
+    private readonly run: BulkRun,
+    private readonly original: RunMeta & { steps: StepEntry[] },
+    private readonly history: Pick<UndoHistory, 'undone' | 'reverted'>,
+    private readonly clients: { target: ApiClient; source?: ApiClient },
+    private readonly concurrency: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    for (const step of history.undone.values()) if (step.version !== undefined) this.undoneVersions.set(groupKey(step), step.version);
+  }
+
+  async all(): Promise<void> {
+    const groups = groupSteps(this.original.steps);
+    for (const g of groups) if (g.resource === 'folder' && g.steps[0]!.action === 'create') this.foldersCreated.add(g.targetId);
+    const items = groups.filter((g) => g.resource === 'item');
+    this.run.progress.start(groups.length, this.run.dryRun ? 'plan undo' : 'undo');
+    const retry = await this.revertAll(items, true);
+    // A delivery key another reverted item still held is free now.
+    await this.revertAll(retry, false);
+    for (const g of groups.filter((g) => g.resource !== 'item').reverse()) await this.revertOrFail(g, false);
+  }
+
+  /** Reverts groups concurrently; returns those refused for a delivery key that may be freed by others. */
+  private async revertAll(groups: Group[], deferConflicts: boolean): Promise<Group[]> {
+    const deferred: Group[] = [];
+    const governor = new Governor(this.concurrency);
+    const stop = governor.watch(this.clients.target);
+    try {
+      await runPool(groups, async (g) => {
+        if ((await this.revertOrFail(g, deferConflicts)) === 'deferred') deferred.push(g);
+        governor.success();
+      }, governor, this.signal);
+    } finally {
+      stop();
+    }
+    return deferred;
+  }
+
+  private async revertOrFail(g: Group, deferConflicts: boolean): Promise<'done' | 'deferred'> {
+    try {
+      if (g.resource === 'item') await this.revertItem(g);
+      else if (g.resource === 'folder') await this.deleteFolder(g);
+      else if (g.resource === 'content-type') await this.unassignType(g);
+      return 'done';
+    } catch (err) {
+      if (this.signal?.aborted) throw err;
+      if (deferConflicts && err instanceof ApiError && err.code === 'DELIVERY_KEY_TAKEN') return 'deferred';
+      this.run.fail(g.key, g.targetId, err);
+      return 'done';
+    }
+  }
+
+  private client(g: Group): ApiClient {
+    if (g.side === 'source') {
+      if (!this.clients.source) throw new CliError('the run changed its source too, but no client for the source is available');
+      return this.clients.source;
+    }
+    return this.clients.target;
+  }
+
+  /** Refuses an item changed since the run; otherwise reverts its steps, newest first. */
+  private async revertItem(g: Group): Promise<void> {
+    const pending = g.steps.map((step, i) => ({ step, key: `${g.key}:${i}` })).filter(({ key }) => !this.isDone(key));
+    if (!pending.length) return;
+    const client = this.client(g);
+    let item = await this.current(client, g.targetId);
+    const expected = this.expectedVersion(g);
+    if (item.version !== expected && item.version !== this.history.reverted.get(g.key)) throw new CliError(`changed since the run: now version ${item.version}, the run left version ${expected}`);
+    if (g.steps[0]!.action === 'create') {
+      // Whatever else the run did to an item it created, undoing it means retiring it.
+      await this.apply(client, g, item, `${g.key}:0`, this.retirement(item));
+    } else {
+      for (const { step, key } of pending.reverse()) item = await this.apply(client, g, item, key, reversal(step, item));
+    }
+    this.run.progress.step({ key: g.key, action: 'revert', ok: true, id: g.targetId });
+  }
+
+  private isDone(key: string): boolean {
+    return this.history.undone.has(key) || Boolean(this.run.done(key));
+  }
+
+  /** The version the item should be at: as the run left it, or as an interrupted undo of it left it. */
+  private expectedVersion(g: Group): number {
+    return this.undoneVersions.get(g.key) ?? g.steps[g.steps.length - 1]!.version!;
+  }
+
+  private async current(client: ApiClient, id: string): Promise<Item> {
+    try {
+      return await client.get<Item>(`/content-items/${id}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw new CliError('no longer exists');
+      throw err;
+    }
+  }
+
+  /**
+   * Retiring an item the run created: its delivery key released (another item may want it back),
+   * out of the folders the run created (an archived item still fills a folder), archived.
+   */
+  private retirement(item: Item): Change[] {
+    const inNewFolder = Boolean(item.folderId && this.foldersCreated.has(item.folderId));
+    const changes: Change[] = [];
+    if (item.status === 'ARCHIVED' && (item.deliveryKey || inNewFolder)) changes.push(UNARCHIVE);
+    if (item.deliveryKey) changes.push(setKey(null));
+    if (inNewFolder) changes.push({ action: 'update', method: 'PATCH', path: '', body: { folderId: null } });
+    if (item.status === 'ACTIVE' || changes.length) changes.push(ARCHIVE);
+    return changes;
+  }
+
+  /** Sends the changes in order; the last one carries the step's key (a resumed undo redoes the rest). */
+  private async apply(client: ApiClient, g: Group, item: Item, key: string, changes: Change[]): Promise<Item> {
+    for (const [n, change] of changes.entries()) {
+      if (change.action === 'update' && change.path === 'delivery-key' && change.afterRestore && (item.deliveryKey ?? null) === (change.body.deliveryKey ?? null)) continue;
+      item = await this.send(client, g, item, n === changes.length - 1 ? key : `${key}.${n}`, change);
+    }
+    return item;
+  }
+
+  /** One version-checked request, journaled with what it changed. */
+  private async send(client: ApiClient, g: Group, item: Item, key: string, change: Change): Promise<Item> {
+    const url = `/content-items/${item.id}${change.path ? `/${change.path}` : ''}`;
+    const next = this.run.dryRun
+      ? { ...item, ...dryRunChange(change), version: item.version + 1 }
+      : (await client.request<Item>(change.method, url, { body: { ...change.body, version: item.version }, idempotent: true })).data;
+    const before = { version: item.version, status: item.status, deliveryKey: item.deliveryKey, folderId: item.folderId };
+    this.run.record({ key, action: change.action, resource: 'item', targetId: item.id, version: next.version, before, side: g.side, label: g.steps[0]!.label }, { place: {} });
+    return next;
+  }
+
+  private async deleteFolder(g: Group): Promise<void> {
+    const key = `${g.key}:0`;
+    if (this.isDone(key)) return;
+    try {
+      if (!this.run.dryRun) await this.client(g).delete(`/folders/${g.targetId}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+    this.run.record({ key, action: 'delete', resource: 'folder', targetId: g.targetId, label: g.steps[0]!.label }, { tick: true });
+  }
+
+  private async unassignType(g: Group): Promise<void> {
+    const key = `${g.key}:0`;
+    const repositoryId = g.steps[0]!.before?.repositoryId as string;
+    if (this.isDone(key) || !repositoryId) return;
+    try {
+      if (!this.run.dryRun) await this.client(g).delete(`/content-repositories/${repositoryId}/content-types/${g.targetId}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+    this.run.record({ key, action: 'unassign', resource: 'content-type', targetId: g.targetId, before: { repositoryId }, label: g.steps[0]!.label }, { tick: true });
+  }
+}
+
+interface Change {
+  action: StepEntry['action'];
+  method: 'POST' | 'PATCH';
+  /** Under /content-items/{id}; empty for the item itself. */
+  path: string;
+  body: Record<string, unknown>;
+  /** Sent only when the restore before it did not already bring this delivery key back. */
+  afterRestore?: boolean;
+}
+
+const ARCHIVE: Change = { action: 'archive', method: 'POST', path: 'archive', body: {} };
+const UNARCHIVE: Change = { action: 'unarchive', method: 'POST', path: 'unarchive', body: {} };
+const setKey = (deliveryKey: unknown): Change => ({ action: 'update', method: 'PATCH', path: 'delivery-key', body: { deliveryKey } });
+
+/** What reverts one step of the run on an item it did not create. */
+function reversal(step: StepEntry, item: Item): Change[] {
+  const before = step.before ?? {};
+  switch (step.action) {
+    case 'archive':
+      return item.status === 'ARCHIVED' ? [UNARCHIVE] : [];
+    case 'unarchive':
+      return item.status === 'ACTIVE' ? [ARCHIVE] : [];
+    case 'update':
+    case 'restore': {
+      // Restoring keeps the current delivery key: the previous one is put back after it.
+      const restore: Change = { action: 'restore', method: 'POST', path: 'restore', body: { restoreVersion: before.version } };
+      return 'deliveryKey' in before ? [restore, { ...setKey(before.deliveryKey ?? null), afterRestore: true }] : [restore];
+    }
+    default:
+      return [];
+  }
+}
+
+function dryRunChange(change: Change): Partial<Item> {
+  if (change.action === 'archive') return { status: 'ARCHIVED' };
+  if (change.action === 'unarchive') return { status: 'ACTIVE' };
+  return change.body as Partial<Item>;
+}
+
+/** The run's steps per resource, in the order of each resource's first step. */
+function groupSteps(steps: StepEntry[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const step of steps) {
+    if (NOT_UNDONE.has(step.action)) continue;
+    const key = groupKey(step);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { key, side: step.side, resource: step.resource, targetId: step.targetId, steps: [] }));
+    g.steps.push(step);
+  }
+  return [...groups.values()];
+}
+
+function groupKey(step: Pick<StepEntry, 'side' | 'resource' | 'targetId'>): string {
+  return `undo:${step.side ?? 'target'}:${step.resource}:${step.targetId}`;
+}

@@ -1,0 +1,21 @@
+import type { Db } from '../store/db.js';
+import { stmt } from '../store/statements.js';
+import type { Hub } from '../store/hubs.js';
+
+// Virtual staging answers on the sandbox's own origin for every hub. A hub whose settings name a
+// virtual staging hostname (settings.virtualStagingEnvironment.hostname) is also served there:
+// a request whose Host is that hostname is answered for that hub only.
+
+/** The configured value as a bare host: scheme, path and case dropped. */
+const bareHost = (configured: string) =>
+  configured
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/\/.*$/, '');
+
+/** The hub the request's host is the staging hostname of, if any (with or without the port). */
+export function stagingHub(db: Db, url: URL): Hub | undefined {
+  const rows = stmt(db, "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> ''").pluck().all() as string[];
+  return rows.map((r) => JSON.parse(r) as Hub).find((hub) => [url.host, url.hostname].includes(bareHost(hub.settings.virtualStagingEnvironment.hostname)));
+}
