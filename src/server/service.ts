@@ -48,6 +48,7 @@ export class Service {
   /** Principals by client id, valid until the data changes. */
   private readonly principals = new Map<string, Principal | null>();
   private readonly dataVersion: Statement;
+  private readonly inTransaction: ReturnType<typeof transactionRunner>;
   private seenDataVersion = -1;
   private changedHere = true;
 
@@ -59,6 +60,7 @@ export class Service {
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? (Number(process.env.CMS_SANDBOX_TOKEN_TTL) || 300);
     for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    this.inTransaction = transactionRunner(this.db);
     this.faults = new FaultInjector(options.faultSeed);
     if (options.faults) this.faults.configure(options.faults, options.faultSeed);
   }
@@ -98,9 +100,10 @@ export class Service {
 
   readonly fetch = async (req: Request): Promise<Response> => {
     try {
-      const injected = await this.injectFaults(req);
+      const url = new URL(req.url);
+      const injected = await this.injectFaults(req.method, url.pathname);
       if (injected) return injected;
-      return toResponse(await this.handle(req));
+      return toResponse(await this.handle(req, url));
     } catch (err) {
       if (err instanceof DroppedConnection) throw err;
       if (err instanceof ServiceError) return toResponse({ status: err.status, body: err.toBody(), headers: err.headers });
@@ -110,8 +113,8 @@ export class Service {
   };
 
   /** Applies injected faults: a delay, an error answer, or a dropped connection (DroppedConnection). */
-  private async injectFaults(req: Request): Promise<Response | null> {
-    const decisions = this.faults.decide(req.method, new URL(req.url).pathname);
+  private async injectFaults(method: string, pathname: string): Promise<Response | null> {
+    const decisions = this.faults.decide(method, pathname);
     for (const d of decisions) {
       if (d.kind === 'latency') await new Promise((r) => setTimeout(r, d.ms));
       else if (d.kind === 'drop') throw new DroppedConnection();
@@ -123,8 +126,7 @@ export class Service {
     return null;
   }
 
-  private async handle(req: Request): Promise<Reply> {
-    const url = new URL(req.url);
+  private async handle(req: Request, url: URL): Promise<Reply> {
     const found = this.router.match(req.method, url.pathname);
     if (!('route' in found)) {
       if (found.allowed.length) {
@@ -167,15 +169,9 @@ export class Service {
       this.markChanged();
       return handler(ctx);
     }
-    const run = this.db.transaction(() => {
-      const reply = handler(ctx) as Reply;
-      if (route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${route.op} did not apply its ACL requirements`);
-      if (idempotencyKey) remember(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, reply);
-      return reply;
-    });
-    if (req.method === 'GET') return run();
+    if (req.method === 'GET') return this.inTransaction(handler, ctx, null);
     try {
-      return run.immediate();
+      return this.inTransaction.immediate(handler, ctx, idempotencyKey);
     } finally {
       this.markChanged();
     }
@@ -221,6 +217,20 @@ export class Service {
   }
 }
 
+/**
+ * Runs a handler in one transaction (created once: better-sqlite3 builds the wrapper per call
+ * otherwise). Checks the handler applied its route's ACLs, and stores the reply for an
+ * Idempotency-Key in the same transaction as the change.
+ */
+function transactionRunner(db: Db) {
+  return db.transaction((handler: Handler, ctx: RequestContext, idempotencyKey: string | null): Reply => {
+    const reply = handler(ctx) as Reply;
+    if (ctx.route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${ctx.route.op} did not apply its ACL requirements`);
+    if (idempotencyKey) remember(db, ctx.principal.clientId, idempotencyKey, ctx.req.method, ctx.url.pathname + ctx.url.search, reply);
+    return reply;
+  });
+}
+
 async function readBody(req: Request): Promise<string> {
   const len = Number(req.headers.get('content-length') ?? 0);
   if (len > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
@@ -244,12 +254,8 @@ async function loadHandler(route: RouteDef): Promise<Handler> {
 }
 
 function toResponse(reply: Reply): Response {
-  const headers = new Headers(reply.headers);
-  if (reply.raw) {
-    headers.set('Content-Type', reply.raw.contentType);
-    return new Response(reply.raw.text, { status: reply.status, headers });
-  }
-  if (reply.status === 204 || reply.body === undefined) return new Response(null, { status: reply.status, headers });
-  headers.set('Content-Type', JSON_TYPE);
-  return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
+  // Plain header objects: the HTTP adapter writes them without building a Headers instance.
+  if (reply.raw) return new Response(reply.raw.text, { status: reply.status, headers: { ...reply.headers, 'Content-Type': reply.raw.contentType } });
+  if (reply.status === 204 || reply.body === undefined) return new Response(null, { status: reply.status, headers: reply.headers });
+  return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE } });
 }
