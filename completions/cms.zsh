@@ -17,6 +17,7 @@ snapshot:Snapshots\: immutable copies of content graphs
 job:Publishing jobs and bulk jobs
 webhook:Webhooks and their delivery log
 index:Search indexes, their settings and analytics
+integration:Commerce and marketing platform integrations
 admin:Access administration and hub modules
 extension:Extensions (dashboard and content field)
 profile:Saved connections (profiles)
@@ -52,6 +53,9 @@ settings:Show the settings of a search index, or change them
 stats:Show the records and usage figures of a search index
 unarchive:Unarchive a search index (and its replicas)
 update:Change the label of a search index'
+  'cms integration' 'commerce:Commerce platform integrations
+marketing:Marketing platform integrations
+list:List every integration of a hub (commerce and marketing)'
   'cms sandbox' 'client:API clients of the sandbox (for permission testing)
 clock:The sandbox clock that drives scheduling
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
@@ -66,7 +70,8 @@ share:Grant another client (user) permissions on a hub
 update:Change the name, label or description of a hub'
   'cms repo features' 'add:Add a feature flag to a repository
 remove:Remove a feature flag from a repository'
-  'cms schema' 'archive:Archive a content type schema (it can no longer be updated or registered)
+  'cms schema' 'apply:Apply a directory of schema files to a hub\: create, update (with a diff) or leave each schema
+archive:Archive a content type schema (it can no longer be updated or registered)
 create:Create a content type schema from a JSON Schema file, and optionally register and assign its type
 get:Show a content type schema, or one of its versions
 list:List the content type schemas of a hub
@@ -74,7 +79,8 @@ resolve:Print a schema with every reference to another schema of the hub inlined
 unarchive:Unarchive a content type schema
 update:Make a new version of a content type schema from a file and/or a validation level
 versions:List the versions of a content type schema, newest first'
-  'cms type' 'archive:Archive a content type\: no new items of it, no settings changes
+  'cms type' 'apply:Apply a directory of content type files to a hub\: register, update (with a diff) or leave each type
+archive:Archive a content type\: no new items of it, no settings changes
 assign:Assign a content type to a repository\: items of the type may then be created there
 effective:Print a content type with its cached schema standing alone (references to other schemas inlined)
 get:Show a content type
@@ -100,6 +106,7 @@ export:Export content items (with their types, schemas and folders) to a directo
 facet:Count content items per field value or date range (facets)
 find:Search the content items of a hub by text
 get:Show a content item (or one of its versions, or the item holding a delivery key)
+graph:Print the delivery graph of an item (or slot)\: it and its linked items as delivered JSON
 history:Show what made each version of a content item\: action, user and date
 import:Import an export directory into a hub\: create or update its items, linked items first
 list:List the content items of a repository
@@ -108,6 +115,7 @@ localizations:List the variants of a content item in other locales
 localize:Localize a content item and the items it links to into other locales (a localization job)
 move:Move content items to another repository, folder, hub or profile (copy, then archive the sources)
 publish:Publish an item and everything it links to
+render:Print an item (or slot) rendered as HTML by virtual staging
 restore:Restore an earlier version of a content item (as a new version)
 unarchive:Unarchive a content item
 unpublish:Take an item out of publication
@@ -165,6 +173,18 @@ update:Change a webhook (only the fields given)'
 list:List the content types assigned to a search index
 recreate-webhook:Replace the active or archived content webhook of an assigned content type
 remove:Unassign a content type from a search index (its webhooks go; its records stay)'
+  'cms integration commerce' 'campaigns:List the campaigns the commerce platform holds (one per scheduled edition), the latest start first
+create:Create a commerce integration (and the webhook it owns)
+delete:Delete a commerce integration with its webhook
+get:Show a commerce integration (credential values are never shown)
+list:List the commerce integrations of a hub
+live:Which content the commerce platform shows on a slot at a time
+update:Change a commerce integration (only the fields given; objects are replaced whole)'
+  'cms integration marketing' 'create:Create a marketing integration (and the webhook it owns)
+delete:Delete a marketing integration with its webhook
+get:Show a marketing integration (credential values are never shown)
+list:List the marketing integrations of a hub
+update:Change a marketing integration (only the fields given; objects are replaced whole)'
   'cms admin' 'access:List the access operations on a hub or repository
 enable:Enable a hub module\: the search index module or Content Delivery 2 (delivery keys)
 member:Show the permissions one client holds on a hub or repository
@@ -249,6 +269,12 @@ _cms_opts=(
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
   'cms repo features add' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms repo features remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms schema apply' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--prune:archive what the hub has (active) and the files do not
+--exit-code:exit 1 when the hub differed from the files (0 when in sync); with --dry-run a drift check
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms schema archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms schema create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --file:the JSON Schema document (- for stdin)
@@ -272,6 +298,12 @@ _cms_opts=(
 --validation-level:what the document is validated as'
   'cms schema versions' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)'
+  'cms type apply' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--prune:archive what the hub has (active) and the files do not
+--exit-code:exit 1 when the hub differed from the files (0 when in sync); with --dry-run a drift check
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms type archive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms type assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:the repository (id or name)'
@@ -358,6 +390,7 @@ _cms_opts=(
   'cms item get' '--version:an earlier version
 --key:find the item of the hub holding this delivery key
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms item graph' '--hub:the store (hub) to query; any hub when left out'
   'cms item history' '--limit:stop after n results (0 for all)'
   'cms item import' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:put every item in this repository (default\: the one named like its source repository)
@@ -389,6 +422,7 @@ _cms_opts=(
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms item publish' '--wait:wait until the publishing job finishes'
+  'cms item render' '--template:wrapper template'
   'cms item restore' '--to:the version to restore (required)'
   'cms item unarchive' ''
   'cms item unpublish' ''
@@ -631,6 +665,39 @@ _cms_opts=(
   'cms index types recreate-webhook' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --type:which webhook'
   'cms index types remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms integration list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms integration commerce campaigns' ''
+  'cms integration commerce create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label (also labels its webhook)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms integration commerce delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms integration commerce get' ''
+  'cms integration commerce list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms integration commerce live' '--slot:slot content item id (required)
+--at:ISO date-time or +<duration> from now (default\: now on the service clock)'
+  'cms integration commerce update' '--label:label (also labels its webhook)
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms integration marketing create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--label:label (also labels its webhook)
+--active:deliver to the platform
+--no-active:keep the integration but deliver nothing
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+  'cms integration marketing delete' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms integration marketing get' ''
+  'cms integration marketing list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)'
+  'cms integration marketing update' '--label:label (also labels its webhook)
+--active:deliver to the platform
+--no-active:keep the integration but deliver nothing
+--body-file:JSON request body from a file (- for stdin); flags override its fields
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
   'cms admin access' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -738,6 +805,8 @@ _cms_vals=(
   'cms repo update --hub' '@hubs'
   'cms repo features add --hub' '@hubs'
   'cms repo features remove --hub' '@hubs'
+  'cms schema apply --hub' '@hubs'
+  'cms schema apply --progress' 'auto bar json none'
   'cms schema archive --hub' '@hubs'
   'cms schema create --hub' '@hubs'
   'cms schema create --validation-level' 'CONTENT_TYPE SLOT PARTIAL'
@@ -749,6 +818,8 @@ _cms_vals=(
   'cms schema update --hub' '@hubs'
   'cms schema update --validation-level' 'CONTENT_TYPE SLOT PARTIAL'
   'cms schema versions --hub' '@hubs'
+  'cms type apply --hub' '@hubs'
+  'cms type apply --progress' 'auto bar json none'
   'cms type archive --hub' '@hubs'
   'cms type assign --hub' '@hubs'
   'cms type assign --repo' '@repositories'
@@ -779,6 +850,7 @@ _cms_vals=(
   'cms item find --hub' '@hubs'
   'cms item find --projection' 'basic'
   'cms item get --hub' '@hubs'
+  'cms item graph --hub' '@hubs'
   'cms item import --hub' '@hubs'
   'cms item import --repo' '@repositories'
   'cms item import --progress' 'auto bar json none'
@@ -844,6 +916,11 @@ _cms_vals=(
   'cms index types recreate-webhook --hub' '@hubs'
   'cms index types recreate-webhook --type' 'active archived'
   'cms index types remove --hub' '@hubs'
+  'cms integration list --hub' '@hubs'
+  'cms integration commerce create --hub' '@hubs'
+  'cms integration commerce list --hub' '@hubs'
+  'cms integration marketing create --hub' '@hubs'
+  'cms integration marketing list --hub' '@hubs'
   'cms admin access --hub' '@hubs'
   'cms admin enable --hub' '@hubs'
   'cms admin member --hub' '@hubs'

@@ -5,7 +5,8 @@ import { text } from '../output/result.js';
 
 const KINDS = ['hubs', 'repositories', 'events', 'editions', 'profiles'] as const;
 const LIMIT = 200;
-const DEADLINE_MS = 2000;
+/** A shell waits on completion: give up quickly (CMS_COMPLETE_TIMEOUT_MS overrides, for slow machines). */
+const deadlineMs = () => Number(process.env.CMS_COMPLETE_TIMEOUT_MS) || 2000;
 
 export default defineCommand<{ hub?: string }>({
   name: '__complete',
@@ -16,7 +17,7 @@ export default defineCommand<{ hub?: string }>({
   options: [{ flags: '--hub <id|name>', description: 'hub for repositories, events and editions' }],
   async run(ctx, args, opts) {
     // Completion must never print an error or hang the shell: anything wrong prints nothing.
-    const timer = setTimeout(() => ctx.abort.abort(), DEADLINE_MS);
+    const timer = setTimeout(() => ctx.abort.abort(), deadlineMs());
     try {
       return text((await candidates(ctx, args.kind, opts.hub)).join('\n'));
     } catch {

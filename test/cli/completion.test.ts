@@ -46,8 +46,9 @@ describe('cms completion and __complete', () => {
   });
 
   it('__complete lists identifiers of the current profile and stays silent on errors', async () => {
-    expect((await home.run(['__complete', 'hubs'])).stdout.split('\n').filter(Boolean).sort()).toEqual(['alpha', 'beta']);
-    expect((await home.run(['__complete', 'repositories', '--hub', 'alpha'])).stdout.trim()).toBe('articles');
+    const slow = { CMS_COMPLETE_TIMEOUT_MS: '30000' };
+    expect((await home.run(['__complete', 'hubs'], { env: slow })).stdout.split('\n').filter(Boolean).sort()).toEqual(['alpha', 'beta']);
+    expect((await home.run(['__complete', 'repositories', '--hub', 'alpha'], { env: slow })).stdout.trim()).toBe('articles');
     const broken = await home.run(['__complete', 'repositories'], { env: { CMS_API_URL: 'http://127.0.0.1:9', CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' } });
     expect(broken).toMatchObject({ exitCode: 0, stderr: '' });
     expect(broken.stdout.trim()).toBe('');
@@ -58,7 +59,8 @@ describe('cms completion and __complete', () => {
     const complete = (line: string) => {
       const words = line.split(' ');
       const program = `${script}\ncms() { node ${join(root, 'bin', 'cms.js')} "$@"; }\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cms_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return execFileSync('bash', ['-c', program], { env: { ...process.env, ...home.env }, encoding: 'utf8' }).split('\n').filter(Boolean);
+      // A generous deadline: a loaded test machine must not be mistaken for a broken completion.
+      return execFileSync('bash', ['-c', program], { env: { ...process.env, ...home.env, CMS_COMPLETE_TIMEOUT_MS: '30000' }, encoding: 'utf8' }).split('\n').filter(Boolean);
     };
     expect(complete('cms re')).toEqual(['repo']);
     expect(complete('cms hub ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete']));

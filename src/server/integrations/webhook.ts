@@ -10,7 +10,7 @@ import type { Integration } from './store.js';
 type Stamp = Pick<Webhook, 'createdBy' | 'createdDate' | 'lastModifiedBy' | 'lastModifiedDate'>;
 
 /** What the integration's webhook must say: label, events, handler and whether it delivers. */
-function expected(integration: Integration) {
+function expected(integration: Omit<Integration, 'webhookId'>) {
   const kind = KINDS[integration.type];
   return {
     label: kind.webhookLabel(integration),
@@ -24,7 +24,7 @@ export function createOwnedWebhook(db: Db, integration: Omit<Integration, 'webho
   return webhooks(db).insert({
     id: newId(now),
     hubId: integration.hubId,
-    ...expected({ ...integration, webhookId: '' }),
+    ...expected(integration),
     secret: null,
     method: 'POST',
     headers: [],

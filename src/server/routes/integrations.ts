@@ -113,9 +113,8 @@ function update(kind: IntegrationKind) {
     if (input.hubId !== undefined && input.hubId !== current.hubId) {
       throw badRequest(`An integration stays in its hub ${current.hubId}`, { entity: kind.entity, property: 'hubId', invalidValue: input.hubId });
     }
-    const next: Integration = { ...current, label: input.label ?? current.label, settings: settingsFrom(kind, input, current.settings), ...ctx.modifiedStamp() };
-    next.webhookId = syncOwnedWebhook(ctx.db, next, ctx.createdStamp(), ctx.now());
-    integrations(ctx.db).update(next);
+    const changed: Integration = { ...current, label: input.label ?? current.label, settings: settingsFrom(kind, input, current.settings), ...ctx.modifiedStamp() };
+    const next = integrations(ctx.db).update({ ...changed, webhookId: syncOwnedWebhook(ctx.db, changed, ctx.createdStamp(), ctx.now()) });
     return ok(renderIntegration(ctx, next), ctx.href(integrationPath(next)));
   };
 }

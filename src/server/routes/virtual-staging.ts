@@ -3,7 +3,8 @@ import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail 
 import { link } from '../hal.js';
 import { hubs, type Hub } from '../store/hubs.js';
 import { items, type ContentItem } from '../store/items.js';
-import { IRI_BASE, graphOf, stagedContent } from '../staging/delivery.js';
+import { graphOf, stagedContent } from '../staging/delivery.js';
+import { IRI_BASE } from '../staging/iri.js';
 import { contentHtml, escapeHtml } from '../staging/html.js';
 import { stagingHub } from '../staging/host.js';
 import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from '../staging/templates.js';

@@ -5,13 +5,11 @@ import { slotSnapshotIds } from '../editions/slot-content.js';
 import { itemVersion, items, type ContentItem } from '../store/items.js';
 import { snapshots } from '../store/snapshots.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
+import { IRI_BASE } from './iri.js';
 
 // Content as the delivery side serves it: an item's body fields plus _meta with its delivery id,
 // and the items it links to. A slot delivers what is live on it: the content of the winning
 // edition slot, whose links (to snapshots) lead to the snapshot items at their frozen versions.
-
-/** Items are named by IRIs under this base in graphs and queries. */
-export const IRI_BASE = 'http://content.sandbox/';
 
 export interface Delivered {
   id: string;

@@ -1,0 +1,3 @@
+import { createVerb } from '../_shared.js';
+
+export default createVerb('commerce');

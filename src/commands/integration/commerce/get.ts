@@ -1,0 +1,3 @@
+import { getVerb } from '../_shared.js';
+
+export default getVerb('commerce');

@@ -1,0 +1,3 @@
+import { listVerb } from '../_shared.js';
+
+export default listVerb('commerce');

@@ -1,0 +1,3 @@
+import { deleteVerb } from '../_shared.js';
+
+export default deleteVerb('marketing');

@@ -1,0 +1,3 @@
+import { updateVerb } from '../_shared.js';
+
+export default updateVerb('marketing');

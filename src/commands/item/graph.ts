@@ -1,0 +1,18 @@
+import { defineCommand } from '../../cli/define.js';
+import { IRI_BASE } from '../../server/staging/iri.js';
+
+export default defineCommand<{ hub?: string }>({
+  summary: 'Print the delivery graph of an item (or slot): it and its linked items as delivered JSON',
+  description:
+    'GET /cms/content/query?store=<hub>&query={"sys.iri":"http://content.sandbox/<id>"} on the service origin (no token needed). ' +
+    'Each entry carries its @id and its body fields, with _meta.deliveryId. A slot answers what is live on it now. An item of another store answers an empty graph.',
+  examples: ['cms item graph 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms item graph 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --hub demo'],
+  args: [{ name: 'item', description: 'content item or slot id', required: true }],
+  options: [{ flags: '--hub <id|name>', description: 'the store (hub) to query; any hub when left out', complete: 'hubs' }],
+  async run(ctx, args, opts) {
+    const client = await ctx.client();
+    const store = opts.hub ? await ctx.hubId(opts.hub, client) : undefined;
+    const graph = await client.get('/cms/content/query', { query: { store, query: JSON.stringify({ 'sys.iri': IRI_BASE + args.item }) } });
+    return { kind: 'item', data: graph, raw: true };
+  },
+});
