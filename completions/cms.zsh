@@ -61,7 +61,8 @@ clock:The sandbox clock that drives scheduling
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
 status:Show the state of the sandbox the profile points at'
-  'cms hub' 'create:Create a hub
+  'cms hub' 'clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
+create:Create a hub
 delete:Delete a hub and everything in it
 get:Show a hub
 list:List the hubs this client can see
@@ -220,6 +221,15 @@ _cms_opts=(
 --debug:trace requests on stderr
 -h:show help
 --help:show help'
+  'cms hub clone' '--from:source\: profile (or sandbox) and hub name or id; only read
+--to:target\: profile (or sandbox) and hub name or id (created when missing; default name\: the source hub name)
+--step:run only this step (repeatable or comma list)\: settings, workflow-states, extensions, schemas, types, repositories, folders, items, events, webhooks, search-indexes
+--schedule:schedule on the target the editions scheduled in the source
+--webhooks:inactive\: new webhooks are created inactive; active\: webhooks follow the source active flag
+--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms hub create' '--name:unique name (letters, digits, - and _)
 --label:display label
 --description:description
@@ -794,6 +804,8 @@ _cms_vals=(
   'cms --profile' '@profiles'
   'cms -o' 'table json ndjson yaml'
   'cms --output' 'table json ndjson yaml'
+  'cms hub clone --webhooks' 'inactive active'
+  'cms hub clone --progress' 'auto bar json none'
   'cms repo create --hub' '@hubs'
   'cms repo delete --hub' '@hubs'
   'cms repo find-by-feature --hub' '@hubs'

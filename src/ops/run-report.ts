@@ -1,0 +1,47 @@
+import type { Failure } from './bulk-run.js';
+
+// The text people read after a declarative run (hub clone, schema/type apply): one line per step
+// with its differences indented below, counts, notes and failures. JSON output carries the same
+// data as the summary object.
+
+export interface ReportRow {
+  action: string;
+  resource: string;
+  label?: string;
+  changes?: string[];
+}
+
+/** Plan rows, then the field differences of each indented beneath it. */
+export function stepLines(rows: readonly ReportRow[]): string[] {
+  const actionWidth = Math.max(6, ...rows.map((r) => r.action.length));
+  const resourceWidth = Math.max(8, ...rows.map((r) => r.resource.length));
+  const lines: string[] = [];
+  for (const r of rows) {
+    lines.push(`${r.action.padEnd(actionWidth)}  ${r.resource.padEnd(resourceWidth)}  ${r.label ?? ''}`.trimEnd());
+    for (const change of r.changes ?? []) lines.push(`${' '.repeat(actionWidth + 4)}${change}`);
+  }
+  return lines;
+}
+
+/** `2 create, 1 update, 3 unchanged` from counts by action. */
+export function countLine(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([action, n]) => `${n} ${action}`);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+export function countActions(rows: readonly { action: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rows) counts[r.action] = (counts[r.action] ?? 0) + 1;
+  return counts;
+}
+
+export function failureLines(failures: readonly Failure[]): string[] {
+  if (!failures.length) return [];
+  return ['', 'FAILED', ...failures.map((f) => `  ${f.id}: ${f.reason}`)];
+}
+
+export function noteLines(notes: readonly string[]): string[] {
+  return notes.length ? ['', 'NOTES', ...notes.map((n) => `  - ${n}`)] : [];
+}
