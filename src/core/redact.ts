@@ -8,8 +8,13 @@ export const REDACTED = '[redacted]';
 export function redact<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T;
   if (value && typeof value === 'object') {
+    // Entries that declare themselves secret ({key, value, secret: true}, as webhook headers do).
+    const declaredSecret = (value as { secret?: unknown }).secret === true;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) && v !== null && v !== undefined && v !== '' ? REDACTED : redact(v);
+    for (const [k, v] of Object.entries(value)) {
+      const hidden = (SECRET_KEYS.test(k) || (declaredSecret && k === 'value')) && v !== null && v !== undefined && v !== '';
+      out[k] = hidden ? REDACTED : redact(v);
+    }
     return out as T;
   }
   return value;

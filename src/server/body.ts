@@ -1,5 +1,8 @@
 import { badRequest, serviceError } from './errors.js';
 
+/** The nesting a body may have (as much as common JSON parsers allow, Jackson's default among them). */
+const MAX_DEPTH = 1000;
+
 /**
  * The service reads only the first complete JSON value of a body and ignores anything after it.
  * This finds where that value ends (strings and escapes respected) and parses just that prefix.
@@ -23,8 +26,10 @@ export function parseFirstJsonValue(text: string): unknown {
         continue;
       }
       if (ch === '"') inString = true;
-      else if (ch === '{' || ch === '[') depth++;
-      else if (ch === '}' || ch === ']') {
+      else if (ch === '{' || ch === '[') {
+        // Deeper values overflow the stack of whatever walks them (JSON.stringify of an error's invalidValue).
+        if (++depth > MAX_DEPTH) throw malformed(`the JSON body is nested deeper than ${MAX_DEPTH} levels`);
+      } else if (ch === '}' || ch === ']') {
         depth--;
         if (depth === 0) {
           end = i + 1;

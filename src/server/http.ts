@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { Sandbox } from './app.js';
 import { DroppedConnection } from './dropped.js';
+import { serviceError } from './errors.js';
 
 export interface RunningServer {
   /** Base URL such as http://127.0.0.1:8787 */
@@ -27,6 +28,22 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
       }
     }),
   );
+  // Requests node:http refuses before they reach the service (headers over 16 KB, a malformed
+  // request line) still get the error body of every other refusal, not a bare status line.
+  const refused = new WeakSet<Socket>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // The parser reports each later chunk of a refused request again: let it drain, answered once.
+    if (refused.has(socket)) return;
+    // As node's own handler: answer unless a response on this connection has already started.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET') return socket.destroy();
+    refused.add(socket);
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const message = status === 431 ? 'The request line and headers are too large' : status === 408 ? 'The request took too long to arrive' : 'The request is not valid HTTP';
+    const body = JSON.stringify(serviceError(status, { code: STATUS_CODES[status]!.toUpperCase().replace(/\W+/g, '_'), message }).toBody());
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/hal+json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

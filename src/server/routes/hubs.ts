@@ -82,6 +82,8 @@ export function remove(ctx: RequestContext) {
   // Repositories, items and every other hub resource go with it (foreign keys cascade).
   stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'content-repositories' AND resource_id IN (SELECT id FROM repositories WHERE hub_id = ?)").run(hub.id);
   stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'hubs' AND resource_id = ?").run(hub.id);
+  // The full-text index is a virtual table: foreign keys do not cascade into it.
+  stmt(ctx.db, 'DELETE FROM content_search WHERE rowid IN (SELECT seq FROM content_items WHERE hub_id = ?)').run(hub.id);
   hubs(ctx.db).delete(hub.id);
   return noContent();
 }

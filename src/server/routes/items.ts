@@ -233,8 +233,12 @@ function plannedTime(ctx: RequestContext): number {
   const time = ctx.query.get('time');
   if (epoch !== null && epoch !== '') {
     const n = Number(epoch);
-    if (!Number.isFinite(n) || n < 0) throw badRequest("Query parameter 'epoch' must be a number of seconds (or milliseconds) since 1970", { property: 'epoch', invalidValue: epoch });
-    return n < 1e11 ? n * 1000 : n;
+    const ms = n < 1e11 ? n * 1000 : n;
+    // Beyond the last instant a date can hold (+275760), the time cannot be shown or compared.
+    if (!Number.isFinite(n) || n < 0 || Number.isNaN(new Date(ms).getTime())) {
+      throw badRequest("Query parameter 'epoch' must be a number of seconds (or milliseconds) since 1970", { property: 'epoch', invalidValue: epoch });
+    }
+    return ms;
   }
   if (time !== null && time !== '') {
     const t = Date.parse(time);

@@ -72,6 +72,8 @@ export function update(ctx: RequestContext) {
 export function remove(ctx: RequestContext) {
   const repo = loadRepository(ctx);
   stmt(ctx.db, "DELETE FROM acl WHERE resource_type = 'content-repositories' AND resource_id = ?").run(repo.id);
+  // The full-text index is a virtual table: foreign keys do not cascade into it.
+  stmt(ctx.db, 'DELETE FROM content_search WHERE rowid IN (SELECT seq FROM content_items WHERE repo_id = ?)').run(repo.id);
   repositories(ctx.db).delete(repo.id);
   return noContent();
 }

@@ -70,12 +70,21 @@ export async function setClock(ctx: RequestContext) {
         state = advanceClock(state, ms);
       } else if (input.freeze) state = freezeClock(state);
       else if (input.resume) state = resumeClock(state);
+      // Past the years a date can be written in, every stamp and the clock itself fail to render.
+      const now = clockNow(state);
+      if (!(now >= 0 && now <= LATEST_CLOCK)) {
+        const property = input.set !== undefined ? 'set' : 'advance';
+        throw badRequest(`The clock must stay between 1970-01-01 and 9999-12-31; this ${property} would move it out of that range`, { property, invalidValue: input.set ?? input.advance });
+      }
       clock.save(state);
     })
     .immediate();
   await ctx.service.scheduler.runDue();
   return ok(clockView(clock.current));
 }
+
+/** The last instant the sandbox clock may show: 9999-12-31T23:59:59.999Z. */
+const LATEST_CLOCK = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function clockView(state: { offsetMs: number; frozenAt: number | null }) {
   return { now: new Date(clockNow(state)).toISOString(), frozen: state.frozenAt !== null, offsetMs: state.frozenAt === null ? state.offsetMs : null, realTime: state.frozenAt === null && state.offsetMs === 0 };

@@ -1,0 +1,81 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { searchRow } from '../../../src/server/store/search-text.js';
+import type { ContentItem } from '../../../src/server/store/items.js';
+
+// Checks of a sandbox database from outside the service: SQLite's own integrity check, foreign
+// keys, and the invariants the item store keeps (JSON rows, one version row per version, the
+// full-text row of each item).
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+export function openDb(dataDir: string, readonly = false): BetterSqlite3.Database {
+  const db = new Database(join(dataDir, 'sandbox.db'), { readonly, fileMustExist: true });
+  db.pragma('busy_timeout = 10000');
+  return db;
+}
+
+export interface DbReport {
+  integrity: string[];
+  foreignKeyViolations: number;
+  items: number;
+  versions: number;
+  problems: string[];
+}
+
+/**
+ * Everything that must hold of a sandbox database. `problems` lists each broken invariant (empty
+ * when all hold); integrity is SQLite's answer (['ok'] when sound).
+ */
+export function checkDatabase(dataDir: string): DbReport {
+  const db = openDb(dataDir);
+  try {
+    const integrity = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+    const fk = db.pragma('foreign_key_check') as unknown[];
+    const problems: string[] = [];
+    // FTS5's own check: the index agrees with the rows it stores.
+    try {
+      db.prepare("INSERT INTO content_search(content_search) VALUES('integrity-check')").run();
+    } catch (err) {
+      problems.push(`full-text index integrity-check: ${(err as Error).message}`);
+    }
+    const rows = db.prepare('SELECT seq, id, version, label, status, data FROM content_items').all() as { seq: number; id: string; version: number; label: string; status: string; data: string }[];
+    let versions = 0;
+    const versionRows = db.prepare('SELECT version, data FROM content_item_versions WHERE item_id = ? ORDER BY version');
+    const ftsRow = db.prepare('SELECT label, body, fields FROM content_search WHERE rowid = ?');
+    for (const row of rows) {
+      let item: ContentItem;
+      try {
+        item = JSON.parse(row.data) as ContentItem;
+      } catch {
+        problems.push(`item ${row.id}: data is not JSON`);
+        continue;
+      }
+      if (item.id !== row.id || item.version !== row.version || item.label !== row.label || item.status !== row.status) {
+        problems.push(`item ${row.id}: columns (${row.version}, ${row.status}) disagree with its JSON (${item.version}, ${item.status})`);
+      }
+      const vs = versionRows.all(row.id) as { version: number; data: string }[];
+      versions += vs.length;
+      const numbers = vs.map((v) => v.version);
+      const expected = Array.from({ length: row.version }, (_, i) => i + 1);
+      if (JSON.stringify(numbers) !== JSON.stringify(expected)) problems.push(`item ${row.id}: version rows ${numbers.join(',')} for version ${row.version}`);
+      for (const v of vs) {
+        try {
+          if ((JSON.parse(v.data) as ContentItem).version !== v.version) problems.push(`item ${row.id}: version row ${v.version} holds another version`);
+        } catch {
+          problems.push(`item ${row.id}: version row ${v.version} is not JSON`);
+        }
+      }
+      const fts = ftsRow.get(row.seq) as { label: string; body: string; fields: string } | undefined;
+      const want = searchRow(item);
+      if (!fts) problems.push(`item ${row.id}: no full-text row`);
+      else if (fts.label !== want.label || fts.body !== want.body || fts.fields !== want.fields) problems.push(`item ${row.id}: full-text row is stale`);
+    }
+    const ftsCount = db.prepare('SELECT count(*) FROM content_search').pluck().get() as number;
+    if (ftsCount !== rows.length) problems.push(`full-text index has ${ftsCount} rows for ${rows.length} items`);
+    return { integrity: integrity.map((r) => r.integrity_check), foreignKeyViolations: fk.length, items: rows.length, versions, problems };
+  } finally {
+    db.close();
+  }
+}
