@@ -386,7 +386,7 @@ complete -c cms -n '__cms_at item export' -l search -r -d 'only items matching a
 complete -c cms -n '__cms_at item export' -l facet -r -d 'only items a facet filter lets through, e.g. locale:IN:en-GB (repeatable; syntax of cms item facet --field)'
 complete -c cms -n '__cms_at item export' -l with-deps -d 'also export every item the selected items link to, transitively'
 complete -c cms -n '__cms_at item export' -l concurrency -r -d 'pages fetched at once'
-complete -c cms -n '__cms_at item export' -l page-size -r -d 'items per page request (at most 1000)'
+complete -c cms -n '__cms_at item export' -l page-size -r -d 'items per page request (at most 1000; larger pages hold more in memory)'
 complete -c cms -n '__cms_at item export' -l progress -xa 'auto bar json none' -d 'progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events), none'
 complete -c cms -n '__cms_at item facet' -l hub -xa '(cms __complete hubs 2>/dev/null)' -d 'hub to work in (default: CMS_HUB, the profile hub, or the only hub)'
 complete -c cms -n '__cms_at item facet' -l field -r -d 'a facet (repeatable), see above'

@@ -384,7 +384,7 @@ _cms_opts=(
 --facet:only items a facet filter lets through, e.g. locale\:IN\:en-GB (repeatable; syntax of cms item facet --field)
 --with-deps:also export every item the selected items link to, transitively
 --concurrency:pages fetched at once
---page-size:items per page request (at most 1000)
+--page-size:items per page request (at most 1000; larger pages hold more in memory)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms item facet' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --field:a facet (repeatable), see above

@@ -122,8 +122,17 @@ export class ApiClient {
   async request<T = any>(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(pathOrUrl, opts.query);
     if (this.readOnly && method !== 'GET' && method !== 'HEAD') throw new Error(`dry run: refusing to send ${method} ${url}`);
-    const idempotent = opts.idempotent ?? (opts.idempotencyKey ? true : undefined);
     const signal = opts.signal ?? this.options.signal;
+    const link = requestSignal(signal);
+    try {
+      return await this.attempts<T>(method, url, opts, signal, link.signal);
+    } finally {
+      link.release();
+    }
+  }
+
+  private async attempts<T>(method: string, url: string, opts: RequestOptions, signal: AbortSignal | undefined, ownSignal: AbortSignal | undefined): Promise<ApiResponse<T>> {
+    const idempotent = opts.idempotent ?? (opts.idempotencyKey ? true : undefined);
     const bodyText = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -131,7 +140,7 @@ export class ApiClient {
       if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       if (bodyText !== undefined) headers['content-type'] ??= 'application/json';
       headers.authorization = `Bearer ${await this.tokens.token()}`;
-      const req = new Request(url, { method, headers, body: bodyText, signal });
+      const req = new Request(url, { method, headers, body: bodyText, signal: ownSignal });
       const started = Date.now();
       let res: Response;
       try {
@@ -140,7 +149,7 @@ export class ApiClient {
         if (signal?.aborted) throw signal.reason ?? err;
         await this.options.onExchange?.({ method, url, requestHeaders: req.headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
         if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', idempotent)) {
-          await this.wait(attempt, undefined, 'network', url, signal);
+          await this.wait(attempt, undefined, 'network', url, ownSignal);
           continue;
         }
         throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
@@ -162,7 +171,7 @@ export class ApiClient {
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
         if (attempt < this.retry.retries && isRetryable(method, res.status, idempotent)) {
           await res.body?.cancel();
-          await this.wait(attempt, retryAfter, res.status, url, signal);
+          await this.wait(attempt, retryAfter, res.status, url, ownSignal);
           continue;
         }
         throw new ApiError(res.status, method, url, await readErrors(res), retryAfter);
@@ -231,6 +240,20 @@ export class ApiClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+/**
+ * A signal for one request that follows the long-lived one (Ctrl-C). A Request made with the
+ * long-lived signal itself leaves a listener on it until garbage collection: a bulk run of
+ * thousands of requests would pile them up (and warn about a listener leak).
+ */
+function requestSignal(parent?: AbortSignal): { signal?: AbortSignal; release(): void } {
+  if (!parent) return { release() {} };
+  const controller = new AbortController();
+  const follow = () => controller.abort(parent.reason);
+  if (parent.aborted) follow();
+  else parent.addEventListener('abort', follow, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener('abort', follow) };
 }
 
 async function readErrors(res: Response): Promise<ApiErrorEntry[]> {

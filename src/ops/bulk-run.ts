@@ -49,6 +49,9 @@ export interface Failure {
   reason: string;
 }
 
+/** Key prefix of a step that completes an item written earlier in the run (a cycle's second pass): not counted again. */
+export const SECOND_PASS = 'links:';
+
 /** Actions on items, counted under these names in the summary. */
 const ITEM_COUNTS: Record<string, string> = {
   create: 'created',
@@ -76,7 +79,7 @@ export class BulkRun {
     readonly progress: Progress,
     readonly dryRun: boolean,
   ) {
-    for (const step of journal?.steps() ?? []) if (!step.key.startsWith('links:')) this.count(step);
+    for (const step of journal?.steps() ?? []) if (!step.key.startsWith(SECOND_PASS)) this.count(step);
   }
 
   /**

@@ -104,7 +104,6 @@ export async function resumedClients(ctx: Context, meta: { source?: RunTarget; t
 /** Copies (or moves) the plan's items; returns the source -> copy id of each named item. */
 export async function copyItems(run: BulkRun, plan: CopyPlan, clients: Clients, io: IO, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const items = await readSources(clients.source, plan, io, signal);
-  run.progress.start(items.size, run.dryRun ? 'plan' : plan.move ? 'move' : 'copy');
   const ids = plan.sameHub && !plan.withDeps ? await serviceCopies(run, plan, items, clients.target, signal) : await engineCopies(run, plan, items, clients, io, signal);
   if (plan.move) await retireSources(run, plan, items, ids, clients, signal);
   return { copies: Object.fromEntries(plan.ids.filter((id) => ids.has(id)).map((id) => [id, ids.get(id)])) };
@@ -114,17 +113,17 @@ export async function copyItems(run: BulkRun, plan: CopyPlan, clients: Clients, 
 async function readSources(client: ApiClient, plan: CopyPlan, io: IO, signal?: AbortSignal): Promise<Map<string, PlainItem>> {
   const items = new Map<string, PlainItem>();
   const missing: string[] = [];
-  for (const id of plan.ids) {
+  const governor = new Governor(plan.concurrency);
+  await runPool(plan.ids, async (id) => {
     const item = await fetchItem(client, id);
     if (item) items.set(id, item);
     else missing.push(id);
-  }
+  }, governor, signal);
   if (missing.length) throw new UsageError(`No content item ${missing.join(', ')} in the source`, 'Check the ids, and that --hub or --profile name the source.');
   if (!plan.withDeps) return items;
   const repos = await hubRepositories(client, plan.sourceHubId);
   const closure = new LinkClosure();
   for (const item of items.values()) closure.add(item);
-  const governor = new Governor(plan.concurrency);
   for (let ids = closure.take(); ids.length; ids = closure.take()) {
     await runPool(ids, async (id) => {
       const item = await fetchItem(client, id);
@@ -158,6 +157,7 @@ async function engineCopies(run: BulkRun, plan: CopyPlan, items: Map<string, Pla
 /** Within one hub: the service copies each item (no delivery key); a move within its own repository only changes folder. */
 async function serviceCopies(run: BulkRun, plan: CopyPlan, items: Map<string, PlainItem>, client: ApiClient, signal?: AbortSignal): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
+  run.progress.start(plan.ids.length, run.dryRun ? 'plan' : plan.move ? 'move' : 'copy');
   const governor = new Governor(plan.concurrency);
   const stop = governor.watch(client);
   try {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { ApiClient, QueryValue } from '../core/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { findLinks } from '../server/content-links.js';
@@ -14,7 +14,6 @@ import {
   plainItem,
   schemaPath,
   typePath,
-  writeAtomic,
   writeIfChanged,
   type FolderInfo,
   type Manifest,
@@ -225,17 +224,24 @@ export async function fetchItem(client: ApiClient, id: string): Promise<PlainIte
   }
 }
 
-type IndexEntry = [file: string, hash: string];
+/**
+ * The index of an export: item id -> "<repository directory>/<content hash>". One short string per
+ * item (not an object), since the index is the one thing an export holds for every item.
+ */
+type Index = Map<string, string>;
+
+const indexEntry = (file: string, hash: string) => `${file.split(sep)[1]}/${hash}`;
+const indexedFile = (id: string, entry: string) => join('items', entry.slice(0, entry.lastIndexOf('/')), `${id}.json`);
 
 /** Writes one file per item, skipping those whose content the index says is already there. */
 class ItemWriter {
-  readonly index = new Map<string, IndexEntry>();
+  readonly index: Index = new Map();
   readonly byRepository: Record<string, number> = {};
   readonly schemas = new Set<string>();
   readonly repoIds = new Set<string>();
   written = 0;
   unchanged = 0;
-  private readonly previous: Map<string, IndexEntry>;
+  private readonly previous: Index;
   private readonly dirs = new Set<string>();
 
   constructor(
@@ -249,19 +255,19 @@ class ItemWriter {
   write(item: PlainItem): boolean {
     const repo = this.repos.get(item.contentRepositoryId);
     if (!repo) return false;
-    if (this.index.has(item.id)) return true;
     const file = itemPath(repo.name, item.id);
     const content = fileText(plainItem(item));
-    const hash = createHash('sha1').update(content).digest('base64url');
+    const entry = indexEntry(file, createHash('sha1').update(content).digest('base64url').slice(0, 16));
     const before = this.previous.get(item.id);
-    if (before && before[0] === file && before[1] === hash && existsSync(join(this.dir, file))) this.unchanged++;
+    if (before === entry && existsSync(join(this.dir, file))) this.unchanged++;
     else {
       this.ensureRepoDir(file);
-      writeAtomic(join(this.dir, file), content);
-      if (before && before[0] !== file) rmSync(join(this.dir, before[0]), { force: true });
+      // No temporary file: a file cut short by a kill differs from the index, so the next export rewrites it.
+      writeFileSync(join(this.dir, file), content);
+      if (before && indexedFile(item.id, before) !== file) rmSync(join(this.dir, indexedFile(item.id, before)), { force: true });
       this.written++;
     }
-    this.index.set(item.id, [file, hash]);
+    this.index.set(item.id, entry);
     this.byRepository[repo.name] = (this.byRepository[repo.name] ?? 0) + 1;
     this.schemas.add(item.body._meta.schema);
     this.repoIds.add(repo.id);
@@ -271,16 +277,35 @@ class ItemWriter {
   /** Removes the files of items an earlier export held and this one no longer selects. */
   removeStale(): number {
     let removed = 0;
-    for (const [id, [file]] of this.previous) {
+    for (const [id, entry] of this.previous) {
       if (this.index.has(id)) continue;
-      rmSync(join(this.dir, file), { force: true });
+      rmSync(join(this.dir, indexedFile(id, entry)), { force: true });
       removed++;
     }
     return removed;
   }
 
+  /** Written in slices: one string of the whole index would be the run's largest allocation. */
   saveIndex(): void {
-    writeAtomic(join(this.dir, INDEX), JSON.stringify({ format: FORMAT, exportedAt: new Date().toISOString(), items: Object.fromEntries(this.index) }));
+    const path = join(this.dir, INDEX);
+    const fd = openSync(`${path}.tmp`, 'w');
+    writeSync(fd, `{"format":${JSON.stringify(FORMAT)},"exportedAt":"${new Date().toISOString()}","items":{`);
+    let slice: string[] = [];
+    const flush = () => {
+      writeSync(fd, slice.join(','));
+      slice = [];
+    };
+    for (const [id, entry] of this.index) {
+      if (slice.length === 1000) {
+        flush();
+        writeSync(fd, ',');
+      }
+      slice.push(`${JSON.stringify(id)}:${JSON.stringify(entry)}`);
+    }
+    flush();
+    writeSync(fd, '}}\n');
+    closeSync(fd);
+    renameSync(`${path}.tmp`, path);
   }
 
   private ensureRepoDir(file: string): void {
@@ -291,10 +316,10 @@ class ItemWriter {
   }
 }
 
-function readIndex(dir: string): Map<string, IndexEntry> {
+function readIndex(dir: string): Index {
   try {
-    const data = JSON.parse(readFileSync(join(dir, INDEX), 'utf8')) as { items?: Record<string, IndexEntry> };
-    return new Map(Object.entries(data.items ?? {}));
+    const data = JSON.parse(readFileSync(join(dir, INDEX), 'utf8')) as { items?: Record<string, unknown> };
+    return new Map(Object.entries(data.items ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
   } catch {
     return new Map();
   }
@@ -318,7 +343,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const closure = opts.withDeps ? new LinkClosure() : null;
   let total = 0;
   const onItem = (item: PlainItem) => {
-    if (!writer.write(item)) return;
+    if (writer.index.has(item.id) || !writer.write(item)) return;
     closure?.add(item);
     opts.progress.step({ key: item.id, action: 'export', ok: true, id: item.id });
   };
@@ -375,7 +400,7 @@ async function readDependencies(client: ApiClient, closure: LinkClosure, opts: E
   const stopWatching = governor.watch(client);
   const readOne = async (id: string) => {
     const item = await fetchItem(client, id);
-    if (item && writer.write(item)) {
+    if (item && (writer.index.has(id) || writer.write(item))) {
       closure.add(item);
       opts.progress.step({ key: id, action: 'export dependency', ok: true, id });
     } else missing.push(id);
@@ -426,7 +451,9 @@ async function writeContentModel(client: ApiClient, hubId: string, dir: string, 
   const schemas = schemaIds.map((id) => {
     const s = hubSchemas.get(id)!;
     const file = schemaPath(id);
-    writeIfChanged(join(dir, file), fileText(JSON.parse(s.body)));
+    // The document itself (what cms schema create --file takes); another validation level needs saying (cms schema apply reads both).
+    const doc = JSON.parse(s.body) as unknown;
+    writeIfChanged(join(dir, file), fileText(s.validationLevel === 'CONTENT_TYPE' ? doc : { schemaId: id, validationLevel: s.validationLevel, body: doc }));
     return { schemaId: id, validationLevel: s.validationLevel, version: s.version, file };
   });
   return { types, schemas };

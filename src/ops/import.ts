@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
 import { isContentLink } from '../server/content-links.js';
-import type { BulkRun, Place } from './bulk-run.js';
+import { SECOND_PASS, type BulkRun, type Place } from './bulk-run.js';
 import { canonicalJson, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
 import { collect, folderTree } from './export.js';
 import { WorkGraph, type Unit } from './item-graph.js';
@@ -68,7 +69,8 @@ interface Desired {
 }
 
 const NEW = 'new:';
-const SECOND_PASS = 'links:';
+/** From this many items mapped by earlier runs, a re-run reads the target repositories page by page. */
+const KNOWN_THRESHOLD = 50;
 
 /** What an import did: source id -> target id of every item written, and the items that failed. */
 export interface ImportResult {
@@ -91,6 +93,8 @@ class Importer {
   private repos = new Map<string, TargetRepo>();
   private folders = new Map<string, string | null>();
   private folderPaths = new Map<string, string>();
+  /** Target id -> digest of the target item as it was when the run started (re-runs). */
+  private readonly known = new Map<string, { version: number; status: string; repoId: string; digest: string }>();
 
   constructor(
     private readonly run: BulkRun,
@@ -113,6 +117,7 @@ class Importer {
     this.repos = await this.resolveRepositories();
     await this.assignTypes();
     await this.resolveFolders();
+    await this.readKnown();
     this.run.progress.start(this.source.refs.size, this.run.dryRun ? 'plan' : 'import');
     await this.importAll();
     if (this.jobs.length) await this.waitForPublishing();
@@ -158,11 +163,11 @@ class Importer {
 
   private missingTypes(missing: string[], hubTypes: Map<string, { status: string }>): CliError {
     const lines = missing.map((uri) => `  ${uri}${hubTypes.has(uri) ? ' (archived)' : ''}`);
-    const hints = missing.map((uri) => this.source.typeHint(uri)).filter(Boolean);
+    const hints = [...new Set(missing.map((uri) => this.source.typeHint(uri)).filter(Boolean))];
     return new CliError(
       `The target hub lacks ${missing.length} content type(s) the items use; nothing was imported:\n${lines.join('\n')}`,
       1,
-      hints.length ? `Create them first, then run the import again:\n    ${hints.join('\n    ')}` : 'Register them in the target hub first (cms schema create --register, cms type register).',
+      hints.length ? `Create them first (with the same --hub), then run the import again:\n    ${hints.join('\n    ')}` : 'Register them in the target hub first (cms schema apply, cms type apply).',
     );
   }
 
@@ -219,6 +224,33 @@ class Importer {
     return (await this.client.post<{ id: string }>(path, { name }, { idempotencyKey: this.idempotencyKey(key) })).id;
   }
 
+  /**
+   * A re-run: the target items earlier runs made, read a page at a time as digests of what an
+   * import compares, so an item that has not changed costs no request of its own. Worth it only
+   * when many items are mapped already.
+   */
+  private async readKnown(): Promise<void> {
+    const mapped = new Set([...this.source.refs.keys()].map((id) => this.ids.get(id)).filter((t): t is string => Boolean(t)));
+    if (mapped.size < KNOWN_THRESHOLD) return;
+    for (const repoId of new Set([...this.repos.values()].map((r) => r.id))) {
+      for await (const item of this.client.paginate<TargetItem>(`/content-repositories/${repoId}/content-items`, 'content-items', { pageSize: 500, query: { sort: 'createdDate,asc' } })) {
+        if (mapped.has(item.id)) this.known.set(item.id, { version: item.version, status: item.status, repoId, digest: digest(comparable(item)) });
+      }
+    }
+  }
+
+  /** An item the start of the run already found unchanged: recorded without a request (publishing aside). */
+  private async unchangedAsKnown(key: string, src: PlainItem, targetId: string, desired: Desired, place: Place): Promise<void> {
+    const known = this.known.get(targetId)!;
+    this.run.record({ key, action: 'unchanged', resource: 'item', sourceId: src.id, targetId, version: known.version, label: src.label }, { place, tick: true });
+    if (this.target.publish && known.status === 'ACTIVE') await this.publish(src, { ...src, ...desired, id: targetId, version: known.version }, place);
+  }
+
+  private knownUnchanged(targetId: string, repoId: string, src: PlainItem, desired: Desired): boolean {
+    const known = this.known.get(targetId);
+    return Boolean(known && known.repoId === repoId && known.status === src.status && known.digest === digest(desired));
+  }
+
   // ---- items, linked ones first ----
 
   private async importAll(): Promise<void> {
@@ -254,6 +286,7 @@ class Importer {
     const prior = this.run.done(key);
     if (prior) {
       this.run.skip(prior);
+      if (!prior.partial) await this.finishResumed(id, prior.targetId);
       return prior.partial ?? false;
     }
     const src = await this.source.load(id);
@@ -261,6 +294,10 @@ class Importer {
     const { desired, stripped } = this.desired(src);
     const place = this.place(src, repo);
     const mapped = this.ids.get(id);
+    if (mapped && this.knownUnchanged(mapped, repo.id, src, desired)) {
+      await this.unchangedAsKnown(key, src, mapped, desired, place);
+      return false;
+    }
     const existing = mapped && !mapped.startsWith(NEW) ? await this.fetchTarget(mapped, repo.id) : undefined;
     let current: TargetItem;
     if (existing) current = await this.sync(key, src, existing, desired, place, true);
@@ -272,7 +309,11 @@ class Importer {
   /** The second pass of an item of a cycle: its links, now that every member exists. */
   private async completeLinks(id: string): Promise<boolean> {
     const key = `${SECOND_PASS}${id}`;
-    if (this.run.done(key)) return false;
+    const prior = this.run.done(key);
+    if (prior) {
+      await this.finishResumed(id, prior.targetId);
+      return false;
+    }
     const src = await this.source.load(id);
     const repo = this.repos.get(src.contentRepositoryId)!;
     const place = this.place(src, repo);
@@ -330,6 +371,19 @@ class Importer {
       if (now.version === current.version + 1 && sameContent(now, desired)) return now;
       throw err;
     }
+  }
+
+  /**
+   * An item the interrupted run had written: what followed the write (archiving, publishing) may
+   * not have happened before the run died.
+   */
+  private async finishResumed(id: string, targetId: string): Promise<void> {
+    const src = await this.source.load(id);
+    const publishPending = this.target.publish && !this.run.done(`publish:${id}`);
+    if (src.status !== 'ARCHIVED' && !publishPending) return;
+    const repo = this.repos.get(src.contentRepositoryId)!;
+    const current = await this.fetchTarget(targetId, repo.id);
+    if (current) await this.finishItem(src, current, this.place(src, repo));
   }
 
   /** After an item is complete: its status as in the source, and publishing when asked. */
@@ -432,10 +486,17 @@ function withoutKey(body: PlainItem['body']): PlainItem['body'] {
   return { ...body, _meta: meta };
 }
 
-/** Equal after mapping: body, label, locale, folder and delivery key. */
+/** What an import compares of an item (after mapping ids): body, label, locale, folder and delivery key. */
+function comparable(item: PlainItem): Desired {
+  return { label: item.label, body: item.body, locale: item.locale ?? null, folderId: item.folderId ?? null, deliveryKey: item.deliveryKey ?? null };
+}
+
 function sameContent(item: PlainItem, desired: Desired): boolean {
-  const have: Desired = { label: item.label, body: item.body, locale: item.locale ?? null, folderId: item.folderId ?? null, deliveryKey: item.deliveryKey ?? null };
-  return canonicalJson(have) === canonicalJson(desired);
+  return canonicalJson(comparable(item)) === canonicalJson(desired);
+}
+
+function digest(fields: Desired): string {
+  return createHash('sha1').update(canonicalJson(fields)).digest('base64url');
 }
 
 /** The folder's path of names from the repository root, e.g. "pages/en". */

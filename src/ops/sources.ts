@@ -33,12 +33,10 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
 
 /** The commands that create a missing content type from the export's own files. */
 function exportTypeHint(dir: string, manifest: Manifest, uri: string): string | undefined {
-  const type = manifest.types.find((t) => t.contentTypeUri === uri);
-  const schema = manifest.schemas.find((s) => s.schemaId === uri);
-  const level = schema && schema.validationLevel !== 'CONTENT_TYPE' ? ` --validation-level ${schema.validationLevel}` : '';
-  const createSchema = schema ? `cms schema create --file ${quote(join(dir, schema.file))}${level}` : undefined;
-  const register = type ? `cms type register ${quote(uri)} --body-file ${quote(join(dir, type.file))}` : undefined;
-  return [createSchema, register].filter(Boolean).join(' && ') || undefined;
+  const hasType = manifest.types.some((t) => t.contentTypeUri === uri);
+  if (!hasType) return undefined;
+  const schemas = manifest.schemas.some((s) => s.schemaId === uri) ? `cms schema apply ${quote(join(dir, 'schemas'))} && ` : '';
+  return `${schemas}cms type apply ${quote(join(dir, 'types'))}`;
 }
 
 function quote(s: string): string {
@@ -53,6 +51,6 @@ export function memorySource(items: Iterable<PlainItem>, repositories: Repositor
     folders,
     refs: new Map([...byId].map(([id, item]) => [id, refOf(item)])),
     load: (id) => byId.get(id)!,
-    typeHint: (uri) => `cms item export <dir> --hub <source hub> (then) cms schema create --file <dir>/schemas/<file> && cms type register ${quote(uri)} --body-file <dir>/types/<file>`,
+    typeHint: () => 'cms item export <dir> --hub <source hub> --repo <repo>, then in the destination: cms schema apply <dir>/schemas && cms type apply <dir>/types',
   };
 }

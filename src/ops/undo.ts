@@ -4,6 +4,7 @@ import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { BulkRun } from './bulk-run.js';
 import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from './journal.js';
 import { Governor, runPool } from './pool.js';
+import { REVERTIBLE, revertResource } from './undo-resources.js';
 
 // `cms undo <run-id>`: reverts what a run did, newest change first per resource. Items it created
 // are archived (their delivery key released first); items it updated get their previous version
@@ -116,6 +117,7 @@ export class Undo {
       if (g.resource === 'item') await this.revertItem(g);
       else if (g.resource === 'folder') await this.deleteFolder(g);
       else if (g.resource === 'content-type') await this.unassignType(g);
+      else if (REVERTIBLE.has(g.resource)) await revertResource(g, { client: this.client(g), run: this.run, hubId: this.original.target.hubId, isDone: (k) => this.isDone(k) });
       return 'done';
     } catch (err) {
       if (this.signal?.aborted) throw err;

@@ -41,6 +41,7 @@ describe('an import killed with SIGKILL mid-run, then resumed', () => {
     api = await new Api(served.url).login();
     const source = await repoWithType(api, 'kill-src');
     await repoWithType(api, 'kill-dst');
+    await repoWithType(api, 'ctrl-c-dst');
     // Chains of ten items: item i links to item i-1 within its chain.
     let previous: string | null = null;
     for (let i = 0; i < N; i++) {
@@ -93,9 +94,39 @@ describe('an import killed with SIGKILL mid-run, then resumed', () => {
     // Every link names an item of the target.
     const ids = new Set(items.map((i: any) => i.id));
     for (const i of items) for (const l of i.body.links ?? []) expect(ids.has(l.id)).toBe(true);
+    // A new run maps every item to its copy: nothing to write.
+    expect(await home.json(['item', 'import', dir, '--hub', 'kill-dst'])).toMatchObject({ created: 0, updated: 0, unchanged: N, failed: 0 });
     // The service did push back, and the run honoured it.
     const faults = await ok(api.get('/__sandbox/faults'));
     expect(faults.rules.find((r: { status?: number }) => r.status === 429).injected).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('Ctrl-C stops at a safe point, leaves the run interrupted and says how to resume it', async () => {
+    const child = execa(process.execPath, [BIN, 'item', 'import', dir, '--hub', 'ctrl-c-dst', '--concurrency', '2', '-o', 'json'], { env: home.env, reject: false });
+    const runsDir = join(home.env.CMS_DATA_DIR, 'runs');
+    const before = new Set(readdirSync(runsDir));
+    const latest = () => readdirSync(runsDir).find((id) => !before.has(id));
+    const steps = () => {
+      try {
+        return readFileSync(join(runsDir, latest()!, 'journal.ndjson'), 'utf8').split('\n').length - 1;
+      } catch {
+        return 0; // not started yet
+      }
+    };
+    let exited = false;
+    void child.then(() => (exited = true));
+    for (let waited = 0; steps() < 30; waited += 10) {
+      if (waited > 30_000 || exited) throw new Error(`the import never journaled 30 steps: ${(await child).stderr}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill('SIGINT');
+    const stopped = await child;
+    expect(stopped.exitCode).toBe(130);
+    const runId = latest()!;
+    expect(stopped.stderr).toContain(`cms item import --resume ${runId}`);
+    expect(JSON.parse(readFileSync(join(runsDir, runId, 'meta.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
+    expect(await home.json(['item', 'import', '--resume', runId], { timeout: 120_000 })).toMatchObject({ created: N, failed: 0 });
+    expect(await home.json(['item', 'list', '--hub', 'ctrl-c-dst', '--repo', 'content', '--limit', '0'])).toHaveLength(N);
   }, 180_000);
 });
 

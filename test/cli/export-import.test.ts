@@ -77,6 +77,12 @@ beforeAll(async () => {
     const failRepo = await namedRepo(api, fail, 'content', failType.id, ['en-GB', 'fr-FR']);
     await item(api, failRepo.id, 'squatter', {}, {}, { deliveryKey: 'home' });
 
+    // A hub to import into with --publish.
+    const pub = (await createHub(api, 'ei-pub')).id;
+    await enableDeliveryKeys(api, pub);
+    const pubType = await createContentType(api, pub, URI);
+    await namedRepo(api, pub, 'content', pubType.id, ['en-GB', 'fr-FR']);
+
     // A hub without the content type.
     await namedRepo(api, (await createHub(api, 'ei-notype')).id, 'content');
 
@@ -91,6 +97,9 @@ beforeAll(async () => {
     src.S4 = await item(api, shared.id, 'S4');
     src.L = await item(api, pagesRepo.id, 'L', { links: [contentLink(src.S1.id, URI)] });
     src.L2 = await item(api, pagesRepo.id, 'L2');
+    const depsDst = (await createHub(api, 'ei-deps-dst')).id;
+    const depsDstType = await createContentType(api, depsDst, URI);
+    for (const name of ['pages', 'shared']) await namedRepo(api, depsDst, name, depsDstType.id);
   } finally {
     await srv.stop();
   }
@@ -132,10 +141,13 @@ describe('cms item export', () => {
     expect(JSON.parse(readFileSync(join(dir, manifest.types[0].file), 'utf8'))).toEqual({ contentTypeUri: URI, settings: { label: 'Test type' } });
   });
 
-  it('selects by text search and facet', async () => {
+  it('selects by text search and facet; items no longer selected are removed', async () => {
     const out = join(home.dir, 'facet');
     expect(await json(['item', 'export', out, '--hub', 'ei-src', '--facet', 'locale:IN:fr-FR'])).toMatchObject({ items: 1 });
     expect(readdirSync(join(out, 'items', 'content'))).toEqual([`${src.Q.id}.json`]);
+    // Exporting another selection into the directory removes the items no longer selected.
+    expect(await json(['item', 'export', out, '--hub', 'ei-src', '--facet', 'locale:IN:en-GB'])).toMatchObject({ items: 1, written: 1, removed: 1 });
+    expect(readdirSync(join(out, 'items', 'content'))).toEqual([`${src.P.id}.json`]);
     const searched = join(home.dir, 'search');
     expect(await json(['item', 'export', searched, '--hub', 'ei-src', '--search', 'label:T'])).toMatchObject({ items: 1 });
     expect(readdirSync(join(searched, 'items', 'content'))).toEqual([`${src.T.id}.json`]);
@@ -265,12 +277,31 @@ describe('cms item import', () => {
     expect(Object.keys(byLabel(await list('ei-fail', 'content'))).sort()).toEqual(['A', 'B', 'C', 'T', 'squatter']);
   });
 
+  it('--publish publishes every imported item and waits for the publishing jobs', async () => {
+    expect(await json(['item', 'import', dir, '--hub', 'ei-pub', '--publish'])).toMatchObject({ created: 6, published: 6, failed: 0 });
+    const items = await list('ei-pub', 'content');
+    expect(items.map((i) => i.publishingStatus)).toEqual(Array(6).fill('LATEST'));
+  });
+
   it('stops before writing anything when the target hub lacks a content type, and says how to create it', async () => {
     const res = await cms(['item', 'import', dir, '--hub', 'ei-notype']);
     expect(res.exitCode).toBe(1);
     expect(res.stderr).toContain(URI);
-    expect(res.stderr).toMatch(/cms schema create --file \S+schemas\/\S+\.json && cms type register \S+ --body-file \S+types\/\S+\.json/);
+    expect(res.stderr).toMatch(/cms schema apply \S+\/schemas && cms type apply \S+\/types/);
     expect(await list('ei-notype', 'content')).toEqual([]);
+  });
+});
+
+describe('archived items', () => {
+  it('travel archived: exported with --status ACTIVE,ARCHIVED, imported and archived in the target; a re-run leaves them', async () => {
+    expect((await cms(['item', 'archive', src.L2.id])).exitCode).toBe(0);
+    const out = join(home.dir, 'with-archived');
+    expect(await json(['item', 'export', out, '--hub', 'ei-deps', '--status', 'ACTIVE,ARCHIVED'])).toMatchObject({ items: 6 });
+    expect(await json(['item', 'import', out, '--hub', 'ei-deps-dst'])).toMatchObject({ created: 6, archived: 1, failed: 0 });
+    const pages = byLabel(await list('ei-deps-dst', 'pages'));
+    expect(pages.L2.status).toBe('ARCHIVED');
+    expect(pages.L.status).toBe('ACTIVE');
+    expect(await json(['item', 'import', out, '--hub', 'ei-deps-dst'])).toMatchObject({ created: 0, unchanged: 6 });
   });
 });
 

@@ -60,7 +60,7 @@ export default defineCommand<Opts>({
     { flags: '--facet <facet>', description: 'only items a facet filter lets through, e.g. locale:IN:en-GB (repeatable; syntax of cms item facet --field)', repeatable: true },
     { flags: '--with-deps', description: 'also export every item the selected items link to, transitively' },
     { flags: '--concurrency <n>', description: 'pages fetched at once', integer: true, default: 4 },
-    { flags: '--page-size <n>', description: 'items per page request (at most 1000)', integer: true, default: 500 },
+    { flags: '--page-size <n>', description: 'items per page request (at most 1000; larger pages hold more in memory)', integer: true, default: 100 },
     progressOption,
   ],
   async run(ctx, args, opts) {
