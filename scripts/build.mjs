@@ -1,7 +1,7 @@
 // Compiles TypeScript to dist/ and writes dist/cli/manifest.json: the metadata of every verb
 // (from src/commands/**), so the CLI builds its command tree without importing verb modules.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -74,6 +74,17 @@ const manifest = {
 const missing = [...usedGroups].filter((g) => !groups[g]);
 if (missing.length) throw new Error(`groups without a summary in src/cli/groups.ts: ${missing.join(', ')}`);
 writeFileSync(join(dist, 'build-stamp.json'), JSON.stringify({ sourcesAt }));
+
+// For startup, the same tree in parts: an index (every group, the top-level verbs) and one file
+// per noun, so a command line reads only the part it names.
+const parts = join(dist, 'cli', 'manifest');
+rmSync(parts, { recursive: true, force: true });
+mkdirSync(parts);
+const nouns = [...new Set(commands.filter((c) => c.path.length > 1).map((c) => c.path[0]))];
+// '_root' cannot clash with a noun (a noun is a plain word: there is one called 'index').
+writeFileSync(join(parts, '_root.json'), JSON.stringify({ ...manifest, commands: commands.filter((c) => c.path.length === 1) }));
+for (const noun of nouns) writeFileSync(join(parts, `${noun}.json`), JSON.stringify(commands.filter((c) => c.path.length > 1 && c.path[0] === noun)));
+
 const manifestFile = join(dist, 'cli', 'manifest.json');
 writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
 renameSync(`${manifestFile}.tmp`, manifestFile);

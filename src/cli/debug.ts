@@ -7,7 +7,7 @@ const MAX_BODY = 4000;
 export function debugTrace(write: (s: string) => void) {
   return (x: Exchange): void => {
     const lines = [`> ${x.method} ${x.url}${x.attempt ? ` (retry ${x.attempt})` : ''}`];
-    x.requestHeaders.forEach((v, k) => lines.push(`> ${k}: ${redactHeader(k, v)}`));
+    for (const [k, v] of Object.entries(x.requestHeaders)) lines.push(`> ${k}: ${redactHeader(k, v)}`);
     if (x.requestBody) lines.push(`> ${clip(redactText(x.requestBody))}`);
     if (x.error) lines.push(`< network error after ${x.ms} ms: ${x.error.message}`);
     else {

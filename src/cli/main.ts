@@ -13,8 +13,8 @@ class Interrupted extends CliError {
 
 /** Runs one command line and returns its exit code: the only place errors become exit codes. */
 export async function main(argv: string[]): Promise<number> {
-  const manifest = JSON.parse(readFileSync(new URL('./manifest.json', import.meta.url), 'utf8')) as Manifest;
-  const { buildProgram } = await import('./program.js');
+  const { buildProgram, selectedGroupPath } = await import('./program.js');
+  const manifest = startupManifest(argv, selectedGroupPath);
   let ctx: Context | null = null;
   let debug = argv.includes('--debug');
 
@@ -45,6 +45,15 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint);
     await (ctx as Context | null)?.close();
   }
+}
+
+/** The part of the command tree this command line needs: the index, and its noun's verbs. */
+function startupManifest(argv: string[], selected: (m: Manifest, argv: string[]) => string[]): Manifest {
+  const read = (name: string) => JSON.parse(readFileSync(new URL(`./manifest/${name}.json`, import.meta.url), 'utf8'));
+  const index = read('_root') as Manifest;
+  const noun = selected(index, argv)[0];
+  if (noun) index.commands.push(...(read(noun) as Manifest['commands']));
+  return index;
 }
 
 function report(err: unknown, io: IO, debug: boolean): number {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, CliError, ExitCode } from './errors.js';
-import type { Transport } from './transport.js';
+import type { Transport, WireResponse } from './transport.js';
 import type { ExchangeListener } from './client.js';
 
 export interface Credentials {
@@ -56,23 +56,23 @@ export class TokenProvider {
   private async fetchToken(): Promise<string> {
     const url = `${this.creds.authUrl}/oauth/token`;
     const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.creds.clientId, client_secret: this.creds.clientSecret });
-    const req = new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const started = Date.now();
-    let res: Response;
+    let res: WireResponse;
     try {
-      res = await this.transport.send(req);
+      res = await this.transport.send({ method: 'POST', url, headers, body: body.toString() });
     } catch (err) {
       throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
     }
     const text = await res.text();
-    await this.onExchange?.({ method: 'POST', url, requestHeaders: req.headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt: 0 });
+    await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt: 0 });
     let data: { access_token?: string; expires_in?: number; errors?: unknown[] } = {};
     try {
       data = JSON.parse(text);
     } catch {
       /* handled below */
     }
-    if (!res.ok || typeof data.access_token !== 'string') {
+    if (res.status >= 300 || typeof data.access_token !== 'string') {
       if (res.status === 400 || res.status === 401) {
         throw new CliError(`Authentication failed for client '${this.creds.clientId}': the client id or secret is not valid`, ExitCode.AUTH, 'Check the credentials with `cms profile show`, or log in again with `cms login`.');
       }

@@ -1,5 +1,5 @@
 import { ApiError, CliError, ExitCode, type ApiErrorEntry } from './errors.js';
-import type { Transport } from './transport.js';
+import type { HeaderMap, Transport, WireResponse } from './transport.js';
 import type { TokenProvider } from './auth.js';
 import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
@@ -22,7 +22,7 @@ export interface RequestOptions {
 
 export interface ApiResponse<T = unknown> {
   status: number;
-  headers: Headers;
+  headers: HeaderMap;
   data: T;
   url: string;
 }
@@ -30,10 +30,10 @@ export interface ApiResponse<T = unknown> {
 export interface Exchange {
   method: string;
   url: string;
-  requestHeaders: Headers;
+  requestHeaders: Record<string, string>;
   requestBody?: string;
   status?: number;
-  responseHeaders?: Headers;
+  responseHeaders?: HeaderMap;
   responseBody?: string;
   error?: Error;
   ms: number;
@@ -140,29 +140,27 @@ export class ApiClient {
       if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       if (bodyText !== undefined) headers['content-type'] ??= 'application/json';
       headers.authorization = `Bearer ${await this.tokens.token()}`;
-      const req = new Request(url, { method, headers, body: bodyText, signal: ownSignal });
       const started = Date.now();
-      let res: Response;
+      let res: WireResponse;
       try {
-        res = await this.transport.send(req);
+        res = await this.transport.send({ method, url, headers, body: bodyText, signal: ownSignal });
       } catch (err) {
         if (signal?.aborted) throw signal.reason ?? err;
-        await this.options.onExchange?.({ method, url, requestHeaders: req.headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
+        await this.options.onExchange?.({ method, url, requestHeaders: headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
         if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', idempotent)) {
           await this.wait(attempt, undefined, 'network', url, ownSignal);
           continue;
         }
         throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
       }
+      const traced = this.options.onExchange ? await res.text() : undefined;
       if (this.options.onExchange) {
-        const ms = Date.now() - started;
-        const responseBody = await res.clone().text().catch(() => '');
-        await this.options.onExchange({ method, url, requestHeaders: req.headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody, ms, attempt });
+        await this.options.onExchange({ method, url, requestHeaders: headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody: traced, ms: Date.now() - started, attempt });
       }
       if (res.status === 401 && !refreshed) {
         // The token may have expired early (clock moved, token revoked): one fresh token, one retry.
         refreshed = true;
-        await res.body?.cancel();
+        if (traced === undefined) await res.discard();
         await this.tokens.refresh();
         attempt--;
         continue;
@@ -170,13 +168,13 @@ export class ApiClient {
       if (res.status >= 400) {
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
         if (attempt < this.retry.retries && isRetryable(method, res.status, idempotent)) {
-          await res.body?.cancel();
+          if (traced === undefined) await res.discard();
           await this.wait(attempt, retryAfter, res.status, url, ownSignal);
           continue;
         }
-        throw new ApiError(res.status, method, url, await readErrors(res), retryAfter);
+        throw new ApiError(res.status, method, url, readErrors(traced ?? (await res.text().catch(() => ''))), retryAfter);
       }
-      const text = await res.text();
+      const text = traced ?? (await res.text());
       let data: unknown = undefined;
       if (text) {
         try {
@@ -256,8 +254,7 @@ function requestSignal(parent?: AbortSignal): { signal?: AbortSignal; release():
   return { signal: controller.signal, release: () => parent.removeEventListener('abort', follow) };
 }
 
-async function readErrors(res: Response): Promise<ApiErrorEntry[]> {
-  const text = await res.text().catch(() => '');
+function readErrors(text: string): ApiErrorEntry[] {
   try {
     const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string };
     if (Array.isArray(data.errors)) return data.errors;

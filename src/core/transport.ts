@@ -2,13 +2,44 @@ import type { Connection } from '../config/resolve.js';
 
 /**
  * How requests reach the service. The client never knows which one it has: the embedded sandbox
- * (in-process, no socket) or a remote service over HTTP (undici, keep-alive).
+ * (in-process, no socket, no fetch machinery) or a remote service over HTTP (undici, keep-alive).
+ * Requests and responses are plain objects, so neither side builds WHATWG Request/Response.
  */
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: HeaderMap;
+  text(): Promise<string>;
+  /** Releases a body the caller will not read (frees the connection). */
+  discard(): Promise<void>;
+}
+
 export interface Transport {
   readonly kind: 'embedded' | 'http';
-  send(req: Request): Promise<Response>;
+  send(req: WireRequest): Promise<WireResponse>;
   /** Lets background work finish (embedded webhook deliveries) and releases connections. */
   close(): Promise<void>;
+}
+
+/** Response headers by case-insensitive name. */
+export class HeaderMap {
+  private readonly map = new Map<string, string>();
+  constructor(headers: Record<string, string | string[] | undefined>) {
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined) this.map.set(k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v);
+  }
+  get(name: string): string | null {
+    return this.map.get(name.toLowerCase()) ?? null;
+  }
+  forEach(fn: (value: string, name: string) => void): void {
+    this.map.forEach(fn);
+  }
 }
 
 export async function createTransport(conn: Connection): Promise<Transport> {
@@ -18,15 +49,20 @@ export async function createTransport(conn: Connection): Promise<Transport> {
 async function embeddedTransport(dataDir: string): Promise<Transport> {
   const { createSandbox } = await import('../server/app.js');
   const { DroppedConnection } = await import('../server/dropped.js');
+  const { plainRequest } = await import('../server/exchange.js');
   const sandbox = createSandbox({ dataDir });
   return {
     kind: 'embedded',
-    send: (req) =>
-      sandbox.fetch(req).catch((err: unknown) => {
+    send: async (req) => {
+      try {
+        const reply = await sandbox.service.handle(plainRequest(req.method, req.url, req.headers, req.body));
+        return { status: reply.status, headers: new HeaderMap(reply.headers), text: async () => reply.body ?? '', discard: async () => {} };
+      } catch (err) {
         // An injected dropped connection looks to the client like a reset socket.
         if (err instanceof DroppedConnection) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
         throw err;
-      }),
+      }
+    },
     close: async () => {
       await sandbox.idle(10_000);
       sandbox.close();
@@ -35,14 +71,13 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
 }
 
 async function httpTransport(): Promise<Transport> {
-  const { Agent, fetch } = await import('undici');
+  const { Agent, request } = await import('undici');
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 16, connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 300_000 });
   return {
     kind: 'http',
     send: async (req) => {
-      const body = req.body ? await req.arrayBuffer() : undefined;
-      const res = await fetch(req.url, { method: req.method, headers: req.headers as never, body, dispatcher: agent, signal: req.signal as never, redirect: 'manual' });
-      return res as unknown as Response;
+      const res = await request(req.url, { method: req.method as never, headers: req.headers, body: req.body, dispatcher: agent, signal: req.signal });
+      return { status: res.statusCode, headers: new HeaderMap(res.headers), text: () => res.body.text(), discard: () => res.body.dump() };
     },
     close: () => agent.close(),
   };

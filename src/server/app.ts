@@ -4,7 +4,7 @@ export type { ServiceOptions } from './service.js';
 export { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } from './store/seed.js';
 
 export interface Sandbox {
-  /** The whole service: one handler from Request to Response. */
+  /** The whole service over WHATWG Request/Response (serve mode, tests). */
   fetch(req: Request): Promise<Response>;
   /** Waits for background work (webhook deliveries) to settle. */
   idle(timeoutMs?: number): Promise<void>;

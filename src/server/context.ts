@@ -5,6 +5,7 @@ import { badRequest, forbidden, notFound } from './errors.js';
 import { parseFirstJsonValue } from './body.js';
 import type { RouteDef } from './routes/table.js';
 import type { Service } from './service.js';
+import type { ServiceRequest } from './exchange.js';
 import { validateNow } from './schemas/index.js';
 
 export interface Scope {
@@ -42,7 +43,7 @@ export class RequestContext {
 
   constructor(
     readonly service: Service,
-    readonly req: Request,
+    readonly req: ServiceRequest,
     url: URL,
     readonly route: RouteDef,
     readonly params: Record<string, string>,

@@ -15,7 +15,8 @@ import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
 import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
 import { DroppedConnection } from './dropped.js';
-import { FaultInjector, type FaultRule } from './faults.js';
+import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
+import type { ServiceRequest, ServiceResponse } from './exchange.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -26,7 +27,7 @@ export interface ServiceOptions {
   /** Access token lifetime in seconds (default 300, or CMS_SANDBOX_TOKEN_TTL). */
   tokenTtlSeconds?: number;
   /** Reports unexpected errors (serve mode prints them; the embedded CLI stays quiet). */
-  onError?: (err: unknown, req: Request) => void;
+  onError?: (err: unknown, req: { method: string; url: string }) => void;
 }
 
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
@@ -98,12 +99,22 @@ export class Service {
     return this.byOp.get(op);
   }
 
+  /** The service over WHATWG Request/Response: what `cms sandbox serve` and tests use. */
   readonly fetch = async (req: Request): Promise<Response> => {
+    const reply = await this.handle({ method: req.method, url: req.url, header: (name) => req.headers.get(name), text: () => req.text() });
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+
+  /** The whole service: one request in, one response out (DroppedConnection for an injected drop). */
+  readonly handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
     try {
       const url = new URL(req.url);
-      const injected = await this.injectFaults(req.method, url.pathname);
-      if (injected) return injected;
-      return toResponse(await this.handle(req, url));
+      const injected = this.faults.decide(req.method, url.pathname);
+      if (injected.length) {
+        const reply = await applyFaults(injected);
+        if (reply) return toResponse(reply);
+      }
+      return toResponse(await this.route(req, url));
     } catch (err) {
       if (err instanceof DroppedConnection) throw err;
       if (err instanceof ServiceError) return toResponse({ status: err.status, body: err.toBody(), headers: err.headers });
@@ -112,21 +123,7 @@ export class Service {
     }
   };
 
-  /** Applies injected faults: a delay, an error answer, or a dropped connection (DroppedConnection). */
-  private async injectFaults(method: string, pathname: string): Promise<Response | null> {
-    const decisions = this.faults.decide(method, pathname);
-    for (const d of decisions) {
-      if (d.kind === 'latency') await new Promise((r) => setTimeout(r, d.ms));
-      else if (d.kind === 'drop') throw new DroppedConnection();
-      else {
-        const headers: Record<string, string> = d.retryAfterSeconds !== undefined ? { 'Retry-After': String(d.retryAfterSeconds) } : {};
-        return toResponse({ status: d.status, headers, body: serviceError(d.status, { code: 'INJECTED_FAULT', message: `Injected fault: ${d.status}` }).toBody() });
-      }
-    }
-    return null;
-  }
-
-  private async handle(req: Request, url: URL): Promise<Reply> {
+  private async route(req: ServiceRequest, url: URL): Promise<Reply> {
     const found = this.router.match(req.method, url.pathname);
     if (!('route' in found)) {
       if (found.allowed.length) {
@@ -135,11 +132,11 @@ export class Service {
       throw serviceError(404, { message: `No resource at ${url.pathname}`, invalidValue: url.pathname });
     }
     const { route, params } = found;
-    if (!route.html && !acceptsJson(req.headers.get('accept'))) {
-      throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.headers.get('accept') });
+    if (!route.html && !acceptsJson(req.header('accept'))) {
+      throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.header('accept') });
     }
     const text = BODY_METHODS.has(req.method) ? await readBody(req) : '';
-    if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.headers.get('content-type'), text);
+    if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.header('content-type'), text);
 
     this.syncCaches();
     const ctx = new RequestContext(this, req, url, route, params, text);
@@ -160,7 +157,7 @@ export class Service {
     if (route.body) ctx.input = await validateBody(route.body, ctx.json() ?? {});
 
     const handler = await loadHandler(route);
-    const idempotencyKey = req.method === 'POST' && !route.public ? req.headers.get(IDEMPOTENCY_HEADER) : null;
+    const idempotencyKey = req.method === 'POST' && !route.public ? req.header(IDEMPOTENCY_HEADER) : null;
     if (idempotencyKey) {
       const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search);
       if (previous) return previous;
@@ -179,7 +176,7 @@ export class Service {
 
   /** Sets ctx.principal from the bearer token (401 when missing or invalid); public routes that also take a token call it themselves. */
   authenticate(ctx: RequestContext): void {
-    const header = ctx.req.headers.get('authorization');
+    const header = ctx.req.header('authorization');
     const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Full authentication is required to access this resource');
     const token = m[1]!;
@@ -231,8 +228,8 @@ function transactionRunner(db: Db) {
   });
 }
 
-async function readBody(req: Request): Promise<string> {
-  const len = Number(req.headers.get('content-length') ?? 0);
+async function readBody(req: ServiceRequest): Promise<string> {
+  const len = Number(req.header('content-length') ?? 0);
   if (len > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
   const text = await req.text();
   if (text.length > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
@@ -253,9 +250,21 @@ async function loadHandler(route: RouteDef): Promise<Handler> {
   return handler;
 }
 
-function toResponse(reply: Reply): Response {
-  // Plain header objects: the HTTP adapter writes them without building a Headers instance.
-  if (reply.raw) return new Response(reply.raw.text, { status: reply.status, headers: { ...reply.headers, 'Content-Type': reply.raw.contentType } });
-  if (reply.status === 204 || reply.body === undefined) return new Response(null, { status: reply.status, headers: reply.headers });
-  return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE } });
+/** Applies injected faults: a delay, an error answer, or a dropped connection (DroppedConnection). */
+async function applyFaults(decisions: FaultDecision[]): Promise<Reply | null> {
+  for (const d of decisions) {
+    if (d.kind === 'latency') await new Promise((r) => setTimeout(r, d.ms));
+    else if (d.kind === 'drop') throw new DroppedConnection();
+    else {
+      const headers: Record<string, string> = d.retryAfterSeconds !== undefined ? { 'Retry-After': String(d.retryAfterSeconds) } : {};
+      return { status: d.status, headers, body: serviceError(d.status, { code: 'INJECTED_FAULT', message: `Injected fault: ${d.status}` }).toBody() };
+    }
+  }
+  return null;
+}
+
+function toResponse(reply: Reply): ServiceResponse {
+  if (reply.raw) return { status: reply.status, headers: { ...reply.headers, 'Content-Type': reply.raw.contentType }, body: reply.raw.text };
+  if (reply.status === 204 || reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, body: null };
+  return { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE }, body: JSON.stringify(reply.body) };
 }

@@ -135,7 +135,7 @@ async function dump(api: Api, hubId: string) {
   const hub = await ok(api.get(`/hubs/${hubId}`));
   const h = `/hubs/${hubId}`;
   const repos = await all(api, `${h}/content-repositories`, 'content-repositories');
-  const folders = [];
+  const folders: unknown[] = [];
   for (const repo of repos) {
     const level = async (path: string, parentId: string | null): Promise<void> => {
       for (const f of await all(api, path, 'folders')) {

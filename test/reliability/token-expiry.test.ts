@@ -53,7 +53,7 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
       }
       seen.requests++;
       if (x.status === 401) seen.unauthorized++;
-      const auth = x.requestHeaders.get('authorization');
+      const auth = x.requestHeaders.authorization;
       if (auth) seen.tokens.add(auth.replace(/^Bearer /, ''));
     };
     const tokens = new TokenProvider(transport, { authUrl: server.url, clientId: 'sandbox-admin', clientSecret: 'sandbox-secret' }, join(dir, 'core-token-cache.json'), onExchange);

@@ -1,3 +1,4 @@
+import { plainRequest } from '../exchange.js';
 import type { Service } from '../service.js';
 import type { Task } from '../jobs/scheduler.js';
 import { RequestContext } from '../context.js';
@@ -47,7 +48,7 @@ function runEntry(ctx: RequestContext, job: BulkJob, contentItemId: string | nul
  */
 function actingContext(service: Service, job: BulkJob, creator: Principal): RequestContext {
   const url = new URL(`http://sandbox.internal/v2/content/hubs/${job.hubId}/bulk-jobs/${job.id}`);
-  const ctx = new RequestContext(service, new Request(url), url, service.routeByOp('bulkJobs.get')!, { hubId: job.hubId, jobId: job.id }, '');
+  const ctx = new RequestContext(service, plainRequest('GET', url.href, {}), url, service.routeByOp('bulkJobs.get')!, { hubId: job.hubId, jobId: job.id }, '');
   ctx.principal = creator;
   return ctx;
 }

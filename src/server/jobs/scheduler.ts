@@ -129,7 +129,7 @@ export class Scheduler {
     if (this.timer) return;
     this.timer = setInterval(() => {
       if (!this.db.open) return;
-      this.service.tick().catch((err) => this.service.options.onError?.(err, new Request('http://scheduler.local/')));
+      this.service.tick().catch((err) => this.service.options.onError?.(err, { method: 'TICK', url: 'scheduler' }));
     }, intervalMs);
     this.timer.unref();
   }

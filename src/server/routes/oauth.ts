@@ -18,7 +18,7 @@ export function issueToken(ctx: RequestContext) {
   }
   let clientId = form.get('client_id');
   let secret = form.get('client_secret');
-  const basic = /^basic\s+(\S+)$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  const basic = /^basic\s+(\S+)$/i.exec(ctx.req.header('authorization') ?? '');
   if (basic) {
     const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -40,7 +40,7 @@ export function issueToken(ctx: RequestContext) {
 }
 
 function readForm(ctx: RequestContext): URLSearchParams {
-  const type = ctx.req.headers.get('content-type') ?? '';
+  const type = ctx.req.header('content-type') ?? '';
   if (/json/i.test(type)) {
     const body = ctx.json();
     const form = new URLSearchParams();

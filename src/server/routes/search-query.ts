@@ -97,7 +97,7 @@ export function event(ctx: RequestContext) {
  */
 function authorizeSearch(ctx: RequestContext): SearchIndex {
   const id = ctx.params.indexId!;
-  const key = ctx.req.headers.get(API_KEY_HEADER);
+  const key = ctx.req.header(API_KEY_HEADER);
   if (key !== null) {
     const index = searchIndexes(ctx.db).get(id);
     if (!index) throw notFound('SearchIndex', id);
