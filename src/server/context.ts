@@ -19,6 +19,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A body that is not JSON (rendered HTML, schema documents served as-is). */
   raw?: { contentType: string; text: string };
+  /** The JSON body already serialized (hot paths that send stored JSON instead of re-encoding it). */
+  json?: string;
 }
 
 export const ok = (body: unknown, location?: string): Reply => ({ status: 200, body, headers: location ? { Location: location } : undefined });

@@ -166,7 +166,8 @@ export class Service {
       this.markChanged();
       return handler(ctx);
     }
-    if (req.method === 'GET') return this.inTransaction(handler, ctx, null);
+    // Reads need no transaction: each statement sees one consistent snapshot (pages are one statement).
+    if (req.method === 'GET') return checkedReply(handler, ctx);
     try {
       return this.inTransaction.immediate(handler, ctx, idempotencyKey);
     } finally {
@@ -215,17 +216,22 @@ export class Service {
 }
 
 /**
- * Runs a handler in one transaction (created once: better-sqlite3 builds the wrapper per call
- * otherwise). Checks the handler applied its route's ACLs, and stores the reply for an
- * Idempotency-Key in the same transaction as the change.
+ * Runs a mutating handler in one transaction (created once: better-sqlite3 builds the wrapper
+ * per call otherwise), and stores the reply for an Idempotency-Key in the same transaction.
  */
 function transactionRunner(db: Db) {
   return db.transaction((handler: Handler, ctx: RequestContext, idempotencyKey: string | null): Reply => {
-    const reply = handler(ctx) as Reply;
-    if (ctx.route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${ctx.route.op} did not apply its ACL requirements`);
+    const reply = checkedReply(handler, ctx);
     if (idempotencyKey) remember(db, ctx.principal.clientId, idempotencyKey, ctx.req.method, ctx.url.pathname + ctx.url.search, reply);
     return reply;
   });
+}
+
+/** Runs a synchronous handler and checks it applied its route's ACLs. */
+function checkedReply(handler: Handler, ctx: RequestContext): Reply {
+  const reply = handler(ctx) as Reply;
+  if (ctx.route.acl && !ctx.aclChecked && reply.status < 400) throw new Error(`${ctx.route.op} did not apply its ACL requirements`);
+  return reply;
 }
 
 async function readBody(req: ServiceRequest): Promise<string> {
@@ -264,6 +270,7 @@ async function applyFaults(decisions: FaultDecision[]): Promise<Reply | null> {
 }
 
 function toResponse(reply: Reply): ServiceResponse {
+  if (reply.json !== undefined) return { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE }, body: reply.json };
   if (reply.raw) return { status: reply.status, headers: { ...reply.headers, 'Content-Type': reply.raw.contentType }, body: reply.raw.text };
   if (reply.status === 204 || reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, body: null };
   return { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE }, body: JSON.stringify(reply.body) };

@@ -1,9 +1,9 @@
 import { ok, type RequestContext } from '../context.js';
 import { link, linkSet, templated } from '../hal.js';
-import type { ContentItem } from '../store/items.js';
+import { publicItem, type ContentItem, type ItemKeys } from '../store/items.js';
 
 /** An item's links, following its state (archived or not, locale, folder) and the caller's permissions. */
-export function itemLinks(ctx: RequestContext, item: ContentItem) {
+export function itemLinks(ctx: RequestContext, item: ItemKeys) {
   const base = ctx.href(`/content-items/${item.id}`);
   const { links, add } = linkSet(ctx, { hubId: item.hubId, repoId: item.contentRepositoryId }, { self: link(base) });
   links['content-item'] = templated(`${base}{?projection}`);
@@ -36,13 +36,18 @@ export function itemLinks(ctx: RequestContext, item: ContentItem) {
 
 /** An item as the service returns it; projection=basic omits the body and names its schema. */
 export function renderItem(ctx: RequestContext, item: ContentItem, projection: string | null = ctx.query.get('projection')) {
-  const { hubId: _hub, localizationGroupId: _group, lastPublishedVersion: _published, ...fields } = item;
+  const fields = publicItem(item);
   const links = itemLinks(ctx, item);
   if (projection === 'basic') {
     const { body: _body, ...basic } = fields;
     return { ...basic, schema: item.body._meta.schema, _links: links };
   }
   return { ...fields, _links: links };
+}
+
+/** renderItem (full projection) from the stored JSON: `_links` spliced in, the body never parsed. */
+export function renderItemJson(ctx: RequestContext, keys: ItemKeys, stored: string): string {
+  return `${stored.slice(0, stored.lastIndexOf('}'))},"_links":${JSON.stringify(itemLinks(ctx, keys))}}`;
 }
 
 /** 200 with the changed item and its Location: how every item change answers. */

@@ -1,8 +1,8 @@
 import type { Db } from '../store/db.js';
 import type { PageRequest, PageResult, SortSpec } from '../store/collection.js';
-import type { ContentItem } from '../store/items.js';
+import { itemFromRow, type ContentItem } from '../store/items.js';
 import type { CompiledSearch } from './query.js';
-import { joinSql, queryColumn, queryOne, raw, sql, type Sql } from './sql.js';
+import { joinSql, queryOne, queryRows, raw, sql, type Sql } from './sql.js';
 
 // The items of one hub, narrowed by a text search and filters; counted, paged and faceted in
 // SQL. With words to match, the full-text table joins in (rowid = content_items.seq) and ranks.
@@ -62,8 +62,8 @@ export class ItemSelection {
   page(db: Db, req: PageRequest): PageResult<ContentItem> {
     const total = this.count(db);
     if (total === 0 || req.page * req.size >= total) return { items: [], total };
-    const query = sql`SELECT ci.data FROM ${this.from()} WHERE ${this.filter()} ${raw(this.orderBy(req.sort))} LIMIT ${req.size} OFFSET ${req.page * req.size}`;
-    return { items: queryColumn<string>(db, query).map((r) => JSON.parse(r) as ContentItem), total };
+    const query = sql`SELECT ci.data, ci.hub_id FROM ${this.from()} WHERE ${this.filter()} ${raw(this.orderBy(req.sort))} LIMIT ${req.size} OFFSET ${req.page * req.size}`;
+    return { items: queryRows<{ data: string; hub_id: string }>(db, query).map(itemFromRow), total };
   }
 
   private orderBy(sort: SortSpec[]): string {

@@ -43,10 +43,6 @@ export function queryOne<T>(db: Db, query: Sql): T {
   return db.prepare(query.text).pluck().get(...query.params) as T;
 }
 
-export function queryColumn<T>(db: Db, query: Sql): T[] {
-  return db.prepare(query.text).pluck().all(...query.params) as T[];
-}
-
 export function queryRows<T>(db: Db, query: Sql): T[] {
   return db.prepare(query.text).all(...query.params) as T[];
 }

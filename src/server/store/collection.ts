@@ -23,47 +23,49 @@ export interface PageResult<T> {
 }
 
 /**
- * A table of resources: indexed key columns plus the whole resource as JSON in `data`.
+ * A table of resources: indexed key columns plus the resource as JSON in `data`.
  * `columns` derives each key column from the resource; `sortColumns` maps API sort fields to
- * SQL (any other plain field sorts by its JSON value).
+ * SQL (any other plain field sorts by its JSON value). `hidden` fields live only in their
+ * column (field -> column): they are kept out of `data`, so the stored JSON is exactly what is
+ * shown, and put back on every read.
  */
 export class Collection<T extends { id: string }> {
   private readonly columnNames: string[];
+  private readonly hiddenFields: [field: string, column: string][];
+  private readonly selected: string;
+
   constructor(
     private readonly db: Db,
     readonly table: string,
     private readonly columns: Record<string, (doc: T) => unknown> = {},
     private readonly sortColumns: Record<string, string> = {},
+    hidden: Record<string, string> = {},
   ) {
     this.columnNames = Object.keys(columns);
+    this.hiddenFields = Object.entries(hidden);
+    this.selected = ['data', ...this.hiddenFields.map(([, c]) => c)].join(', ');
   }
 
   get(id: string): T | undefined {
-    const row = stmt(this.db, `SELECT data FROM ${this.table} WHERE id = ?`).get(id) as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as T) : undefined;
+    const row = stmt(this.db, `SELECT ${this.selected} FROM ${this.table} WHERE id = ?`).get(id) as Row | undefined;
+    return row ? this.toDoc(row) : undefined;
   }
 
   find(filter: Filter): T | undefined {
-    const row = stmt(this.db, `SELECT data FROM ${this.table} WHERE ${filter.where} LIMIT 1`).get(...filter.params) as
-      | { data: string }
-      | undefined;
-    return row ? (JSON.parse(row.data) as T) : undefined;
+    const row = stmt(this.db, `SELECT ${this.selected} FROM ${this.table} WHERE ${filter.where} LIMIT 1`).get(...filter.params) as Row | undefined;
+    return row ? this.toDoc(row) : undefined;
   }
 
   insert(doc: T): T {
     const names = ['id', ...this.columnNames, 'data'];
     const sql = `INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    stmt(this.db, sql).run(doc.id, ...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), JSON.stringify(doc));
+    stmt(this.db, sql).run(doc.id, ...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), this.toData(doc));
     return doc;
   }
 
   update(doc: T): T {
     const sets = [...this.columnNames, 'data'].map((c) => `${c} = ?`).join(', ');
-    stmt(this.db, `UPDATE ${this.table} SET ${sets} WHERE id = ?`).run(
-      ...this.columnNames.map((c) => toSql(this.columns[c]!(doc))),
-      JSON.stringify(doc),
-      doc.id,
-    );
+    stmt(this.db, `UPDATE ${this.table} SET ${sets} WHERE id = ?`).run(...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), this.toData(doc), doc.id);
     return doc;
   }
 
@@ -76,22 +78,33 @@ export class Collection<T extends { id: string }> {
   }
 
   all(filter: Filter, sort: SortSpec[] = []): T[] {
-    const rows = stmt(this.db, `SELECT data FROM ${this.table} WHERE ${filter.where} ${this.orderBy(sort)}`)
-      .pluck()
-      .all(...filter.params) as string[];
-    return rows.map((r) => JSON.parse(r) as T);
+    const rows = stmt(this.db, `SELECT ${this.selected} FROM ${this.table} WHERE ${filter.where} ${this.orderBy(sort)}`).all(...filter.params) as Row[];
+    return rows.map((r) => this.toDoc(r));
   }
 
+  /** One page and the total, from one statement: both from the same snapshot of the table. */
   page(filter: Filter, req: PageRequest): PageResult<T> {
-    const total = this.count(filter);
-    if (total === 0 || req.page * req.size >= total) return { items: [], total };
-    const rows = stmt(
-      this.db,
-      `SELECT data FROM ${this.table} WHERE ${filter.where} ${this.orderBy(req.sort)} LIMIT ? OFFSET ?`,
-    )
-      .pluck()
-      .all(...filter.params, req.size, req.page * req.size) as string[];
-    return { items: rows.map((r) => JSON.parse(r) as T), total };
+    const rows = stmt(this.db, `SELECT ${this.selected}, count(*) OVER () AS total FROM ${this.table} WHERE ${filter.where} ${this.orderBy(req.sort)} LIMIT ? OFFSET ?`).all(
+      ...filter.params,
+      req.size,
+      req.page * req.size,
+    ) as (Row & { total: number })[];
+    // Past the last page there are no rows to carry the total.
+    const total = rows.length ? rows[0]!.total : req.page === 0 ? 0 : this.count(filter);
+    return { items: rows.map((r) => this.toDoc(r)), total };
+  }
+
+  private toData(doc: T): string {
+    if (!this.hiddenFields.length) return JSON.stringify(doc);
+    const shown: Record<string, unknown> = { ...doc };
+    for (const [field] of this.hiddenFields) delete shown[field];
+    return JSON.stringify(shown);
+  }
+
+  private toDoc(row: Row): T {
+    const doc = JSON.parse(row.data) as Record<string, unknown>;
+    for (const [field, column] of this.hiddenFields) doc[field] = row[column];
+    return doc as T;
   }
 
   private orderBy(sort: SortSpec[]): string {
@@ -106,6 +119,8 @@ export class Collection<T extends { id: string }> {
     return `ORDER BY ${parts.join(', ')}`;
   }
 }
+
+type Row = { data: string } & Record<string, unknown>;
 
 function toSql(value: unknown): unknown {
   if (value === undefined) return null;

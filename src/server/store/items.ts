@@ -82,6 +82,8 @@ export const items = (db: Db) =>
       last_modified_date: (i) => i.lastModifiedDate,
     },
     ITEM_SORT_COLUMNS,
+    // The stored JSON is the item as shown; the hub it belongs to is only in its column.
+    { hubId: 'hub_id' },
   );
 
 /** What a new item takes from its creator; the rest starts at its defaults (version 1, ACTIVE, no key). */
@@ -148,9 +150,27 @@ function emitItemEvents(db: Db, item: ContentItem, previous: ContentItem | undef
 }
 
 /** An item as events and other systems see it: no sandbox-internal fields. */
-export function publicItem(item: ContentItem): Omit<ContentItem, 'hubId' | 'localizationGroupId' | 'lastPublishedVersion'> {
-  const { hubId: _hub, localizationGroupId: _group, lastPublishedVersion: _published, ...fields } = item;
+/** An item as clients see it (in answers and webhook payloads): every field but its hub. */
+export function publicItem(item: ContentItem): Omit<ContentItem, 'hubId'> {
+  const { hubId: _hub, ...fields } = item;
   return fields;
+}
+
+/** An item from a raw content_items row: the stored JSON plus the hub from its column. */
+export function itemFromRow(row: { data: string; hub_id: string }): ContentItem {
+  return { ...(JSON.parse(row.data) as ContentItem), hubId: row.hub_id };
+}
+
+/** The keys of an item that decide its access and links, read from indexed columns. */
+export type ItemKeys = Pick<ContentItem, 'id' | 'hubId' | 'contentRepositoryId' | 'status' | 'folderId' | 'locale'>;
+
+/** An item's keys and its stored JSON (already the item as shown), without parsing it: the read hot path. */
+export function itemRow(db: Db, id: string): { keys: ItemKeys; json: string } | undefined {
+  const row = stmt(db, 'SELECT id, hub_id, repo_id, status, folder_id, locale, data FROM content_items WHERE id = ?').get(id) as
+    | { id: string; hub_id: string; repo_id: string; status: ContentItem['status']; folder_id: string | null; locale: string | null; data: string }
+    | undefined;
+  if (!row) return undefined;
+  return { keys: { id: row.id, hubId: row.hub_id, contentRepositoryId: row.repo_id, status: row.status, folderId: row.folder_id, locale: row.locale }, json: row.data };
 }
 
 /** The next version of an item: `changes` applied, version + 1, stamped and saved with its action. */
