@@ -1,9 +1,10 @@
-import { STATUS_CODES, createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { Sandbox } from './app.js';
 import { DroppedConnection } from './dropped.js';
 import { serviceError } from './errors.js';
+import type { ServiceRequest } from './exchange.js';
+import { MAX_BODY_BYTES } from './service.js';
 
 export interface RunningServer {
   /** Base URL such as http://127.0.0.1:8787 */
@@ -14,20 +15,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Adapts the sandbox handler to node:http and starts the scheduler's timer. */
+/**
+ * Adapts the sandbox to node:http and starts the scheduler's timer. The service takes plain
+ * requests, so node's parsed request is handed over as it is: no WHATWG Request or Response is
+ * built on this path (which is why no HTTP framework adapter sits here).
+ */
 export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787): Promise<RunningServer> {
-  const server = createServer(
-    getRequestListener(async (req, env) => {
-      try {
-        return await sandbox.fetch(req);
-      } catch (err) {
-        if (!(err instanceof DroppedConnection)) throw err;
-        (env as HttpBindings).incoming.socket.destroy();
-        // Nothing can be written on a destroyed socket; the adapter's write of this is a no-op.
-        return new Response(null, { status: 204 });
-      }
-    }),
-  );
+  const server = createServer((req, res) => {
+    answer(sandbox, req, res).catch((err) => {
+      sandbox.service.options.onError?.(err, { method: req.method ?? '', url: req.url ?? '' });
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
   // Requests node:http refuses before they reach the service (headers over 16 KB, a malformed
   // request line) still get the error body of every other refusal, not a bare status line.
   const refused = new WeakSet<Socket>();
@@ -71,4 +71,46 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
         sandbox.close();
       })()),
   };
+}
+
+async function answer(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Links are built from the origin the client used: its Host header.
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const request: ServiceRequest = {
+    method: req.method ?? 'GET',
+    url,
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+    text: () => readText(req),
+  };
+  let reply;
+  try {
+    reply = await sandbox.service.handle(request);
+  } catch (err) {
+    if (!(err instanceof DroppedConnection)) throw err;
+    req.socket.destroy();
+    return;
+  }
+  res.writeHead(reply.status, reply.body === null ? reply.headers : { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+  res.end(reply.body ?? undefined);
+}
+
+/** The body, refused with 413 as soon as it grows past the limit (never buffered whole). */
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` }));
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }

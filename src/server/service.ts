@@ -31,7 +31,7 @@ export interface ServiceOptions {
 }
 
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /** The sandbox service: one handler from Request to Response, used in-process and by `serve`. */

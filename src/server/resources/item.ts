@@ -2,10 +2,13 @@ import { ok, type RequestContext } from '../context.js';
 import { link, linkSet, templated } from '../hal.js';
 import { publicItem, type ContentItem, type ItemKeys } from '../store/items.js';
 
-/** An item's links, following its state (archived or not, locale, folder) and the caller's permissions. */
-export function itemLinks(ctx: RequestContext, item: ItemKeys) {
+/**
+ * An item's links, following its state (archived or not, locale, folder) and the caller's
+ * permissions on `scope` (the item's own hub and repository unless given).
+ */
+export function itemLinks(ctx: RequestContext, item: ItemKeys, scope: ItemKeys = item) {
   const base = ctx.href(`/content-items/${item.id}`);
-  const { links, add } = linkSet(ctx, { hubId: item.hubId, repoId: item.contentRepositoryId }, { self: link(base) });
+  const { links, add } = linkSet(ctx, { hubId: scope.hubId, repoId: scope.contentRepositoryId }, { self: link(base) });
   links['content-item'] = templated(`${base}{?projection}`);
   add('items.planned', 'planned', templated(`${base}/planned{?epoch,time}`));
   add('items.withChildren', 'content-item-with-children', link(ctx.href(`/content-items/search/findByIdWithChildren?id=${item.id}`)));
@@ -47,7 +50,32 @@ export function renderItem(ctx: RequestContext, item: ContentItem, projection: s
 
 /** renderItem (full projection) from the stored JSON: `_links` spliced in, the body never parsed. */
 export function renderItemJson(ctx: RequestContext, keys: ItemKeys, stored: string): string {
-  return `${stored.slice(0, stored.lastIndexOf('}'))},"_links":${JSON.stringify(itemLinks(ctx, keys))}}`;
+  return `${stored.slice(0, stored.lastIndexOf('}'))},"_links":${itemLinksJson(ctx, keys)}}`;
+}
+
+// An item's link set depends on the origin, its state (archived, in a folder, with a locale) and
+// what the caller may do there. Each such shape is serialized once, with placeholder ids, per
+// principal: principals are replaced whenever permissions could have changed, so the cache goes
+// with them. Placeholders survive JSON encoding unchanged and never occur in an id.
+const ID = '@@item@@';
+const REPO = '@@repository@@';
+const FOLDER = '@@folder@@';
+const MAX_SHAPES = 256;
+const shapes = new WeakMap<object, Map<string, string>>();
+
+function itemLinksJson(ctx: RequestContext, keys: ItemKeys): string {
+  const where = ctx.principal.admin ? '' : `${keys.hubId}/${keys.contentRepositoryId}`;
+  const key = `${ctx.origin}|${keys.status}|${keys.folderId ? 'f' : ''}|${keys.locale ? 'l' : ''}|${where}`;
+  let forPrincipal = shapes.get(ctx.principal);
+  if (!forPrincipal) shapes.set(ctx.principal, (forPrincipal = new Map()));
+  let json = forPrincipal.get(key);
+  if (json === undefined) {
+    const placeholders: ItemKeys = { ...keys, id: ID, contentRepositoryId: REPO, folderId: keys.folderId ? FOLDER : null };
+    json = JSON.stringify(itemLinks(ctx, placeholders, keys));
+    if (forPrincipal.size >= MAX_SHAPES) forPrincipal.clear();
+    forPrincipal.set(key, json);
+  }
+  return json.replaceAll(ID, keys.id).replaceAll(REPO, keys.contentRepositoryId).replaceAll(FOLDER, keys.folderId ?? '');
 }
 
 /** 200 with the changed item and its Location: how every item change answers. */
