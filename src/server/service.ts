@@ -17,6 +17,7 @@ import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
 import { DroppedConnection } from './dropped.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
+import { itemRow, type ItemRow } from './store/items.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -30,6 +31,7 @@ export interface ServiceOptions {
   onError?: (err: unknown, req: { method: string; url: string }) => void;
 }
 
+const ITEM_ROW_CACHE_SIZE = 2000;
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -48,6 +50,8 @@ export class Service {
   private readonly verified = new Map<string, TokenClaims>();
   /** Principals by client id, valid until the data changes. */
   private readonly principals = new Map<string, Principal | null>();
+  /** Item rows read by GET item (the hot read), valid until the data changes; bounded. */
+  private readonly itemRows = new Map<string, ItemRow | null>();
   private readonly dataVersion: Statement;
   private readonly inTransaction: ReturnType<typeof transactionRunner>;
   private seenDataVersion = -1;
@@ -69,6 +73,19 @@ export class Service {
   /** Records that this process changed the data: cached state is re-read on the next request. */
   markChanged(): void {
     this.changedHere = true;
+    // Cleared now, not at the next request: the scheduler may change items mid-request.
+    this.itemRows.clear();
+  }
+
+  /** An item's keys and stored JSON, from the cache while nothing has changed. */
+  itemRow(id: string): ItemRow | undefined {
+    let row = this.itemRows.get(id);
+    if (row === undefined) {
+      row = itemRow(this.db, id) ?? null;
+      if (this.itemRows.size >= ITEM_ROW_CACHE_SIZE) this.itemRows.clear();
+      this.itemRows.set(id, row);
+    }
+    return row ?? undefined;
   }
 
   /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
@@ -88,6 +105,7 @@ export class Service {
     this.changedHere = false;
     this.clock.refresh();
     this.principals.clear();
+    this.itemRows.clear();
     this.scheduler.forgetNextDue();
   }
 

@@ -64,3 +64,25 @@ describe('concurrent updates', () => {
     expect(conflicts).toBeGreaterThanOrEqual(writers - 1);
   });
 });
+
+describe('reads after writes elsewhere', () => {
+  it('a GET sees a change made through another service on the same data directory at once', async () => {
+    const other = await startServer({ dataDir: srv.dataDir });
+    try {
+      const writer = await new Api(other.url).login();
+      const item = await createItem(admin, s.repoId, s.uri);
+      // Read it here first, so this server has it at hand.
+      for (let i = 0; i < 3; i++) expect((await getItem(item.id)).label).toBe(item.label);
+      for (let v = item.version; v < item.version + 5; v++) {
+        const label = `changed elsewhere ${v}`;
+        expect((await writer.patch(`/content-items/${item.id}`, { version: v, label })).status).toBe(200);
+        expect(await getItem(item.id)).toMatchObject({ label, version: v + 1 });
+      }
+      // A change made here shows at once too.
+      expect((await admin.patch(`/content-items/${item.id}`, { version: item.version + 5, label: 'changed here' })).status).toBe(200);
+      expect(await getItem(item.id)).toMatchObject({ label: 'changed here', version: item.version + 6 });
+    } finally {
+      await other.stop();
+    }
+  });
+});

@@ -110,6 +110,19 @@ describe('snapshots and publishing jobs', () => {
     expect(jobs.body._embedded['publishing-jobs'].map((j: { id: string }) => j.id)).toEqual([job.body.id]);
   });
 
+  it('a job that falls due in real time, with nothing written meanwhile, shows in the very next read of its items', async () => {
+    const { root } = await graph();
+    const snapshot = (await snapshotOf(root.id)).body;
+    // The sandbox clock runs in real time here (perhaps moved ahead by earlier tests).
+    const at = Date.parse((await api.get('/__sandbox/clock')).body.now) + 1200;
+    const started = Date.now();
+    expect((await api.post(`/snapshots/${snapshot.id}/publishing-jobs`, { scheduledDate: new Date(at).toISOString() })).status).toBe(201);
+    // Read the item while the job waits (the service may keep it at hand), then let the date pass.
+    for (let i = 0; i < 3; i++) expect((await api.get(`/content-items/${root.id}`)).body.publishingStatus).toBe('NONE');
+    await new Promise((r) => setTimeout(r, started + 1300 - Date.now()));
+    expect((await api.get(`/content-items/${root.id}`)).body.publishingStatus).toBe('LATEST');
+  });
+
   it('cancel: a waiting job becomes CANCELLED and never runs; a finished one refuses', async () => {
     const item = await createItem(api, setup.repoId, setup.uri);
     const snapshot = (await snapshotOf(item.id)).body;

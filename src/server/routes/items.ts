@@ -3,7 +3,7 @@ import { badRequest, notFound, ServiceError } from '../errors.js';
 import { intParam, link, pageOf, pageRequest, statusList } from '../hal.js';
 import { loadItem, loadRepository } from '../load.js';
 import { editionSlotAssociations as slotAssociations, plannedVersion as plannedVersionAt } from '../editions/planning.js';
-import { descendants, itemRow, itemVersion, itemVersions, items, newItem, saveItem, saveVersion, type ContentItem } from '../store/items.js';
+import { descendants, itemVersion, itemVersions, items, newItem, saveItem, saveVersion, type ContentItem } from '../store/items.js';
 import { repositories } from '../store/repositories.js';
 import { folders } from '../store/folders.js';
 import { changeStatus, copyItem, setWorkflow as setItemWorkflow, updateItem } from '../items/operations.js';
@@ -65,7 +65,7 @@ export function get(ctx: RequestContext) {
   if (version === null && ctx.query.get('projection') !== 'basic') {
     // The hot path: access and links from indexed columns; the stored JSON is sent as it is.
     const id = ctx.params.itemId!;
-    const row = itemRow(ctx.db, id);
+    const row = ctx.service.itemRow(id);
     if (!row) throw notFound('ContentItem', id);
     ctx.authorize({ hubId: row.keys.hubId, repoId: row.keys.contentRepositoryId }, 'ContentItem', id);
     return { status: 200, json: renderItemJson(ctx, row.keys, row.json) };

@@ -164,8 +164,14 @@ export function itemFromRow(row: { data: string; hub_id: string }): ContentItem 
 /** The keys of an item that decide its access and links, read from indexed columns. */
 export type ItemKeys = Pick<ContentItem, 'id' | 'hubId' | 'contentRepositoryId' | 'status' | 'folderId' | 'locale'>;
 
-/** An item's keys and its stored JSON (already the item as shown), without parsing it: the read hot path. */
-export function itemRow(db: Db, id: string): { keys: ItemKeys; json: string } | undefined {
+/** An item's keys and its stored JSON (already the item as shown). */
+export interface ItemRow {
+  keys: ItemKeys;
+  json: string;
+}
+
+/** An item's keys and its stored JSON, without parsing it: the read hot path (cached by Service.itemRow). */
+export function itemRow(db: Db, id: string): ItemRow | undefined {
   const row = stmt(db, 'SELECT id, hub_id, repo_id, status, folder_id, locale, data FROM content_items WHERE id = ?').get(id) as
     | { id: string; hub_id: string; repo_id: string; status: ContentItem['status']; folder_id: string | null; locale: string | null; data: string }
     | undefined;
