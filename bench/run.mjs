@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const scripts = readdirSync(dir)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs')
+  .filter((f) => f.endsWith('.mjs') && !['run.mjs', 'lib.mjs'].includes(f))
   .filter((f) => !only.length || only.includes(f.replace(/\.mjs$/, '')));
 let failed = 0;
 for (const script of scripts) {

@@ -9,7 +9,8 @@ import { waitForJob } from './wait-for-job.js';
 /**
  * A narrated walk through the service on the current profile (the embedded sandbox by default):
  * hubs and repositories, a content model, items with versions, search, delivery keys,
- * localization, then planned publication of an edition on the sandbox clock with a webhook.
+ * localization, a search index fed by publishing, then planned publication of an edition on the
+ * sandbox clock with a webhook.
  */
 export async function runDemo(ctx: Context, hubName: string): Promise<void> {
   const client = await ctx.client();
@@ -124,9 +125,23 @@ export async function runDemo(ctx: Context, hubName: string): Promise<void> {
   const frItems = await client.get<{ _embedded: { 'content-items': { label: string; locale: string }[] } }>(`/content-repositories/${french.id}/content-items`);
   say(`localized to fr-FR: content-fr now holds ${frItems._embedded['content-items'].map((i) => `${i.label} (${i.locale})`).join(', ')}`);
 
+  step('A search index fed by publishing');
+  await client.post(`/admin/hubs/${hub.id}/modules/search-index`);
+  const index = await client.post<{ id: string; name: string }>(`/hubs/${hub.id}/search-indexes`, { suffix: 'articles', label: 'Articles', type: 'PRODUCTION', assignedContentTypes: [{ contentTypeUri: articleUri }] });
+  const articles = await client.get<{ _embedded: { 'content-items': { id: string }[] } }>(`/content-repositories/${content.id}/content-items`);
+  for (const a of articles._embedded['content-items']) await client.post(`/content-items/${a.id}/publish`, {});
+  const records = await waitForRecords(client, `/hubs/${hub.id}/search-indexes/${index.id}`, articles._embedded['content-items'].length);
+  say(`index ${index.name} holds ${records} records: publishing an article indexes it (through the index's webhooks)`);
+  for (const text of ['launch', 'rocket', 'moon']) {
+    const answer = await client.post<{ nbHits: number; hits: { label?: string; title?: string }[] }>(`/__sandbox/search-indexes/${index.id}/query`, { query: text, analyticsTags: ['demo'] });
+    say(`"${text}": ${answer.nbHits} hit${answer.nbHits === 1 ? '' : 's'}${answer.hits.length ? ` (${answer.hits.map((h) => h.title ?? h.label).join('; ')})` : ''}`);
+  }
+  const noResults = await client.get<{ _embedded: { 'searches-with-no-results': { search: string; count: number }[] } }>(`/hubs/${hub.id}/search-indexes/${index.id}/analytics/searches-with-no-results`);
+  say(`analytics: searches with no results: ${noResults._embedded['searches-with-no-results'].map((e) => `"${e.search}" (${e.count})`).join(', ') || 'none'}`);
+
   await planAnEdition(ctx, client, say, step, { hubId: hub.id, slotsRepo: slots.id, slotUri, articleUri, core, heroId: launch.id });
 
-  ctx.io.out(`\nTry next:\n  cms item list --repo content --hub ${hubName}\n  cms item find "launch" --hub ${hubName}\n  cms edition list --hub ${hubName}\n  cms sandbox serve   (the same data over HTTP)\n`);
+  ctx.io.out(`\nTry next:\n  cms item list --repo content --hub ${hubName}\n  cms item find "launch" --hub ${hubName}\n  cms index query demo.articles "launch" --hub ${hubName}\n  cms edition list --hub ${hubName}\n  cms item export ./demo-export --hub ${hubName}\n  cms sandbox serve   (the same data over HTTP)\n`);
 }
 
 /** The scheduling story: an edition with a slot, scheduled for tomorrow, published when the sandbox clock gets there. */
@@ -173,6 +188,17 @@ async function planAnEdition(
     await client.post('/__sandbox/clock', { set: new Date().toISOString() });
     await receiver.close();
   }
+}
+
+/** Waits (up to 10 s) until the index holds `count` records: deliveries to the index run in the background. */
+async function waitForRecords(client: ApiClient, indexPath: string, count: number): Promise<number> {
+  let total = 0;
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    total = (await client.get<{ totalRecords: number }>(`${indexPath}/stats`)).totalRecords;
+    if (total >= count) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return total;
 }
 
 async function findHub(client: ApiClient, name: string): Promise<string | undefined> {

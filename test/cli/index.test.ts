@@ -100,6 +100,10 @@ describe('cms index', () => {
     expect(red.queryID).toMatch(/^[0-9a-f]{32}$/);
     const none = await home.json(['index', 'query', 'products', 'boots', '--tag', 'app', '--user', 'u2']);
     expect(none.nbHits).toBe(0);
+    // Piped table output: one tab-separated row per hit (id, label, title, locale, schema).
+    const rows = await home.run(['index', 'query', 'products', 'shoes', '--filter', 'color:red', '--no-analytics']);
+    expect(rows.exitCode, rows.stderr).toBe(0);
+    expect(rows.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(0, 3))).toEqual([[red.hits[0].objectID, red.hits[0].label, 'Red shoes']]);
 
     const top = await home.json(['index', 'analytics', 'products', 'top-searches', '--click-analytics']);
     expect(top._embedded['top-searches'].map((e: any) => [e.search, e.count, e.trackedSearchCount])).toEqual([
@@ -114,7 +118,8 @@ describe('cms index', () => {
     expect(badDate.exitCode).toBe(2);
 
     const stats = await home.json(['index', 'stats', 'products']);
-    expect(stats).toMatchObject({ totalRecords: 2, usage: { numberOfSearches: { value: polls + 2 } } });
+    // Usage counts every search, analytics or not: the polls, two analysed searches and the table one.
+    expect(stats).toMatchObject({ totalRecords: 2, usage: { numberOfSearches: { value: polls + 3 } } });
     const key = await home.json(['index', 'key', 'products']);
     expect(key).toMatchObject({ type: 'HUB_SEARCH' });
     expect(key.key).toMatch(/^[0-9a-f]{32}$/);

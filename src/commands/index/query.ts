@@ -1,7 +1,9 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
-import { item } from '../../output/result.js';
+import { col, item, list } from '../../output/result.js';
 import { indexArg, resolveIndex } from './_shared.js';
+
+const HIT_COLUMNS = [col('id', 'objectID'), col('label'), col('title'), col('locale'), col('schema')];
 
 interface Flags {
   hub?: string;
@@ -45,6 +47,10 @@ export default defineCommand<Flags>({
       hitsPerPage: opts.hitsPerPage,
       page: opts.page,
     };
-    return item(await client.post(`/__sandbox/search-indexes/${id}/query`, body));
+    const answer = await client.post<{ hits: Record<string, unknown>[]; nbHits: number; page: number; nbPages: number }>(`/__sandbox/search-indexes/${id}/query`, body);
+    if (ctx.globals.output !== 'table') return item(answer);
+    // One row per hit; the counts are chatter for people (stderr, on a terminal).
+    ctx.io.note(`${answer.nbHits} hit${answer.nbHits === 1 ? '' : 's'}, page ${answer.page + 1} of ${Math.max(answer.nbPages, 1)}`);
+    return list(answer.hits, HIT_COLUMNS);
   },
 });

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { readConsistently, type Db } from '../store/db.js';
 import type { PageRequest, PageResult, SortSpec } from '../store/collection.js';
 import { itemFromRow, type ContentItem } from '../store/items.js';
 import type { CompiledSearch } from './query.js';
@@ -60,10 +60,12 @@ export class ItemSelection {
 
   /** One page: by the sort, then by relevance when ranked; newest first when neither applies. */
   page(db: Db, req: PageRequest): PageResult<ContentItem> {
-    const total = this.count(db);
-    if (total === 0 || req.page * req.size >= total) return { items: [], total };
-    const query = sql`SELECT ci.data, ci.hub_id FROM ${this.from()} WHERE ${this.filter()} ${raw(this.orderBy(req.sort))} LIMIT ${req.size} OFFSET ${req.page * req.size}`;
-    return { items: queryRows<{ data: string; hub_id: string }>(db, query).map(itemFromRow), total };
+    return readConsistently(db, () => {
+      const total = this.count(db);
+      if (total === 0 || req.page * req.size >= total) return { items: [], total };
+      const query = sql`SELECT ci.data, ci.hub_id FROM ${this.from()} WHERE ${this.filter()} ${raw(this.orderBy(req.sort))} LIMIT ${req.size} OFFSET ${req.page * req.size}`;
+      return { items: queryRows<{ data: string; hub_id: string }>(db, query).map(itemFromRow), total };
+    });
   }
 
   private orderBy(sort: SortSpec[]): string {

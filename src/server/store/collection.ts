@@ -82,16 +82,21 @@ export class Collection<T extends { id: string }> {
     return rows.map((r) => this.toDoc(r));
   }
 
-  /** One page and the total, from one statement: both from the same snapshot of the table. */
+  /**
+   * One page and the total, from one statement: both from the same snapshot of the table. The
+   * total is a scalar subquery (evaluated once, from the index) rather than `count(*) OVER ()`,
+   * which would materialize every matching row, bodies and all, for each page.
+   */
   page(filter: Filter, req: PageRequest): PageResult<T> {
-    const rows = stmt(this.db, `SELECT ${this.selected}, count(*) OVER () AS total FROM ${this.table} WHERE ${filter.where} ${this.orderBy(req.sort)} LIMIT ? OFFSET ?`).all(
+    const total = `(SELECT count(*) FROM ${this.table} WHERE ${filter.where}) AS total`;
+    const rows = stmt(this.db, `SELECT ${this.selected}, ${total} FROM ${this.table} WHERE ${filter.where} ${this.orderBy(req.sort)} LIMIT ? OFFSET ?`).all(
+      ...filter.params,
       ...filter.params,
       req.size,
       req.page * req.size,
     ) as (Row & { total: number })[];
     // Past the last page there are no rows to carry the total.
-    const total = rows.length ? rows[0]!.total : req.page === 0 ? 0 : this.count(filter);
-    return { items: rows.map((r) => this.toDoc(r)), total };
+    return { items: rows.map((r) => this.toDoc(r)), total: rows.length ? rows[0]!.total : req.page === 0 ? 0 : this.count(filter) };
   }
 
   private toData(doc: T): string {

@@ -50,3 +50,12 @@ function migrate(db: Db): void {
     db.pragma(`user_version = ${migrations.length}`);
   }).immediate();
 }
+
+/**
+ * Runs several reads on one snapshot (a deferred read transaction, or the one already open):
+ * reads run outside transactions, so a page and its total read by two statements could
+ * otherwise straddle another process's commit.
+ */
+export function readConsistently<T>(db: Db, read: () => T): T {
+  return db.inTransaction ? read() : db.transaction(read).deferred();
+}

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { readConsistently, type Db } from './db.js';
 import { Collection } from './collection.js';
 import { stmt } from './statements.js';
 import { findLinks } from '../content-links.js';
@@ -212,11 +212,16 @@ export interface VersionRow {
 
 /** A page of an item's versions (newest first unless asc): the rows and the total. */
 export function itemVersions(db: Db, id: string, page: number, size: number, asc = false): { rows: { meta: VersionRow; item: ContentItem }[]; total: number } {
-  const total = stmt(db, 'SELECT count(*) FROM content_item_versions WHERE item_id = ?').pluck().get(id) as number;
-  const rows = stmt(
-    db,
-    `SELECT version, action, created_by, created_date, data FROM content_item_versions WHERE item_id = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`,
-  ).all(id, size, page * size) as { version: number; action: ItemAction; created_by: string; created_date: string; data: string }[];
+  const [total, rows] = readConsistently(db, () => [
+    stmt(db, 'SELECT count(*) FROM content_item_versions WHERE item_id = ?').pluck().get(id) as number,
+    stmt(db, `SELECT version, action, created_by, created_date, data FROM content_item_versions WHERE item_id = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`).all(id, size, page * size) as {
+      version: number;
+      action: ItemAction;
+      created_by: string;
+      created_date: string;
+      data: string;
+    }[],
+  ] as const);
   return {
     total,
     rows: rows.map((r) => ({ meta: { version: r.version, action: r.action, createdBy: r.created_by, createdDate: r.created_date }, item: JSON.parse(r.data) as ContentItem })),

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { readConsistently, type Db } from './db.js';
 import { Collection, type Filter } from './collection.js';
 import { stmt } from './statements.js';
 
@@ -44,10 +44,10 @@ export function schemaVersion(db: Db, id: string, version: number): ContentTypeS
 
 /** A page of a schema's versions, newest first unless `asc`. */
 export function schemaVersions(db: Db, id: string, page: number, size: number, asc = false): { items: ContentTypeSchema[]; total: number } {
-  const total = stmt(db, 'SELECT count(*) FROM schema_versions WHERE schema_pk = ?').pluck().get(id) as number;
-  const rows = stmt(db, `SELECT data FROM schema_versions WHERE schema_pk = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`)
-    .pluck()
-    .all(id, size, page * size) as string[];
+  const [total, rows] = readConsistently(db, () => [
+    stmt(db, 'SELECT count(*) FROM schema_versions WHERE schema_pk = ?').pluck().get(id) as number,
+    stmt(db, `SELECT data FROM schema_versions WHERE schema_pk = ? ORDER BY version ${asc ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`).pluck().all(id, size, page * size) as string[],
+  ] as const);
   return { items: rows.map((r) => JSON.parse(r) as ContentTypeSchema), total };
 }
 
