@@ -17,6 +17,20 @@ const linkMeta = (name: string) => ({
   required: ['schema'],
 });
 
+/** An image or video link: the media item and where it is served from. */
+const mediaLink = (name: string) => ({
+  type: 'object',
+  properties: {
+    _meta: linkMeta(name),
+    id: { type: 'string' },
+    name: { type: 'string' },
+    endpoint: { type: 'string' },
+    defaultHost: { type: 'string' },
+    mediaType: { type: 'string' },
+  },
+  required: ['_meta', 'id'],
+});
+
 export function coreDocument(origin: string) {
   return {
     id: `${origin}${CORE_PATH}`,
@@ -49,30 +63,8 @@ export function coreDocument(origin: string) {
         properties: { _meta: linkMeta('content-reference'), id: { type: 'string', minLength: 1 }, contentType: { type: 'string' } },
         required: ['_meta', 'id'],
       },
-      'image-link': {
-        type: 'object',
-        properties: {
-          _meta: linkMeta('image-link'),
-          id: { type: 'string' },
-          name: { type: 'string' },
-          endpoint: { type: 'string' },
-          defaultHost: { type: 'string' },
-          mediaType: { type: 'string' },
-        },
-        required: ['_meta', 'id'],
-      },
-      'video-link': {
-        type: 'object',
-        properties: {
-          _meta: linkMeta('video-link'),
-          id: { type: 'string' },
-          name: { type: 'string' },
-          endpoint: { type: 'string' },
-          defaultHost: { type: 'string' },
-          mediaType: { type: 'string' },
-        },
-        required: ['_meta', 'id'],
-      },
+      'image-link': mediaLink('image-link'),
+      'video-link': mediaLink('video-link'),
       'localized-value': {
         type: 'object',
         properties: { _meta: { type: 'object' }, values: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string' }, value: {} }, required: ['locale', 'value'] } } },

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
-import { Api, createHub, startServer } from '../helpers/server.js';
-import { contentLink, createContentRepo, createContentType, enableDeliveryKeys, itemBody, SCHEMA_HOST } from '../helpers/content.js';
+import { Api, ok, startServer } from '../helpers/server.js';
+import { contentLink, itemBody, repoWithType, SCHEMA_HOST } from '../helpers/content.js';
 import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 
 // Bulk runs against `cms sandbox serve` (the real binary, over HTTP): an import killed with
@@ -13,21 +13,6 @@ import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 
 const URI = `${SCHEMA_HOST}/served-article.json`;
 const creds = ['--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret'];
-
-async function ok(res: Promise<{ status: number; text: string; body: any }>) {
-  const r = await res;
-  if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
-  return r.body;
-}
-
-async function repoWithType(api: Api, hubName: string) {
-  const hubId = (await createHub(api, hubName)).id;
-  await enableDeliveryKeys(api, hubId);
-  const type = await createContentType(api, hubId, URI);
-  const repo = await createContentRepo(api, hubId, type.id);
-  await ok(api.patch(`/content-repositories/${repo.id}`, { name: 'content' }));
-  return { hubId, repoId: repo.id };
-}
 
 describe('an import killed with SIGKILL mid-run, then resumed', () => {
   const home = new CliHome();
@@ -39,9 +24,9 @@ describe('an import killed with SIGKILL mid-run, then resumed', () => {
   beforeAll(async () => {
     served = await serveSandbox(home.env);
     api = await new Api(served.url).login();
-    const source = await repoWithType(api, 'kill-src');
-    await repoWithType(api, 'kill-dst');
-    await repoWithType(api, 'ctrl-c-dst');
+    const source = await repoWithType(api, 'kill-src', URI);
+    await repoWithType(api, 'kill-dst', URI);
+    await repoWithType(api, 'ctrl-c-dst', URI);
     // Chains of ten items: item i links to item i-1 within its chain.
     let previous: string | null = null;
     for (let i = 0; i < N; i++) {
@@ -143,7 +128,7 @@ describe('cms item copy between two sandboxes (two profiles)', () => {
     const srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
     try {
       const dev = await new Api(srv.url).login();
-      const { repoId } = await repoWithType(dev, 'site');
+      const { repoId } = await repoWithType(dev, 'site', URI);
       src.Y = await ok(dev.post(`/content-repositories/${repoId}/content-items`, { label: 'Y', body: itemBody(URI) }));
       src.X = await ok(dev.post(`/content-repositories/${repoId}/content-items`, { label: 'X', locale: null, body: itemBody(URI, { links: [contentLink(src.Y.id, URI)] }, { deliveryKey: 'landing' }) }));
       src.Z = await ok(dev.post(`/content-repositories/${repoId}/content-items`, { label: 'Z', body: itemBody(URI, { links: [contentLink(src.X.id, URI)] }) }));
@@ -155,7 +140,7 @@ describe('cms item copy between two sandboxes (two profiles)', () => {
     // prod: another sandbox, served over HTTP from its own data directory.
     served = await serveSandbox(home.env, ['--data-dir', prodData]);
     prod = await new Api(served.url).login();
-    prodRepo = (await repoWithType(prod, 'site-prod')).repoId;
+    prodRepo = (await repoWithType(prod, 'site-prod', URI)).repoId;
     expect((await home.run(['login', '--profile', 'dev', '--sandbox'])).exitCode).toBe(0);
     expect((await home.run(['login', '--profile', 'prod', '--api-url', served.url, ...creds, '--hub', 'site-prod'])).exitCode).toBe(0);
   });

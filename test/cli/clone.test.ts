@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
-import { Api } from '../helpers/server.js';
+import { Api, ok } from '../helpers/server.js';
 import { SCHEMA_HOST, contentLink, itemBody, schemaDocument } from '../helpers/content.js';
 import { slotSchemaDocument } from '../helpers/editions.js';
 import { runInPty } from '../helpers/pty.js';
@@ -26,12 +26,6 @@ let servers: ServedSandbox[] = [];
 let src: Api;
 let dst: Api;
 const s: Record<string, any> = {};
-
-async function ok<T = any>(res: Promise<{ status: number; text: string; body: T }>): Promise<T> {
-  const r = await res;
-  if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
-  return r.body;
-}
 
 const all = async (api: Api, path: string, key: string, query = '') => (await ok(api.get(`${path}?size=500${query}`)))._embedded[key] as any[];
 

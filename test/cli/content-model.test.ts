@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
 import { CONTENT_REF, schemaDoc } from '../helpers/content-model.js';
+import { MISSING_ID } from '../helpers/assert.js';
 
 // The content model verbs on the embedded sandbox: schema, type, folder and workflow.
 
 const BANNER = 'https://schema.example.com/cli/banner.json';
 const CARD = 'https://schema.example.com/cli/card.json';
-const MISSING_ID = '5f00000000000000000000ff';
 
 describe('cms schema, type, folder and workflow', () => {
   const home = new CliHome();

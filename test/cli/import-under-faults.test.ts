@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
-import { Api, createHub, startServer, type Reply } from '../helpers/server.js';
-import { contentLink, createContentRepo, createContentType, enableDeliveryKeys, itemBody, SCHEMA_HOST } from '../helpers/content.js';
+import { Api, ok, startServer, type Reply } from '../helpers/server.js';
+import { contentLink, itemBody, repoWithType, SCHEMA_HOST } from '../helpers/content.js';
 import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 
 // A 2,000-item import into `cms sandbox serve --faults "429 10%; 503 5%"`: any request of the run
@@ -35,21 +35,6 @@ class PatientApi extends Api {
   }
 }
 
-async function ok(res: Promise<Reply>) {
-  const r = await res;
-  if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
-  return r.body;
-}
-
-async function repoWithType(api: Api, hubName: string) {
-  const hubId = (await createHub(api, hubName)).id;
-  await enableDeliveryKeys(api, hubId);
-  const type = await createContentType(api, hubId, URI);
-  const repo = await createContentRepo(api, hubId, type.id);
-  await ok(api.patch(`/content-repositories/${repo.id}`, { name: 'content' }));
-  return { hubId, repoId: repo.id };
-}
-
 describe(`a ${N}-item import under 10% 429s and 5% 503s`, () => {
   const home = new CliHome();
   const targetData = mkdtempSync(join(tmpdir(), 'cms-faulty-'));
@@ -63,7 +48,7 @@ describe(`a ${N}-item import under 10% 429s and 5% 503s`, () => {
     const srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
     try {
       const api = await new Api(srv.url).login();
-      const { repoId } = await repoWithType(api, 'source');
+      const { repoId } = await repoWithType(api, 'source', URI);
       // Ten chains of links (item i links to item i-1 of its chain), created eight at a time.
       const ids: string[] = [];
       for (let start = 0; start < N; start += 8) {
@@ -85,7 +70,7 @@ describe(`a ${N}-item import under 10% 429s and 5% 503s`, () => {
     // The target: another sandbox served with faults on every route but its admin endpoints.
     served = await serveSandbox(home.env, ['--data-dir', targetData, '--faults', FAULTS, '--faults-seed', '2000']);
     target = await new PatientApi(served.url).login();
-    targetRepo = (await repoWithType(target, 'target')).repoId;
+    targetRepo = (await repoWithType(target, 'target', URI)).repoId;
     const login = await home.run(['login', '--profile', 'faulty', '--api-url', served.url, '--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret', '--hub', 'target']);
     expect(login.exitCode, login.stderr).toBe(0);
   }, 240_000);

@@ -1,18 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
-import { errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, MISSING_ID } from '../helpers/assert.js';
 
 // Administration (description "Administration" and the permission table; wire-contract §4):
 // operations and access entry points, members of hubs and repositories with their ACL
 // permissions, revoking permissions, and hub modules.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const HUB_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_REPOSITORY', 'MANAGE_ACCESS'];
 const REPO_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_CONTENT', 'EDIT_CONTENT', 'DELETE_CONTENT', 'MANAGE_ACCESS'];
 const ADMIN_FN = FN('ADMIN', 'MANAGE_ACCESS');
 const HUB_ADMIN_FN = [ADMIN_FN, FN('HUB', 'MANAGE_ACCESS')];
 const REPO_ADMIN_FN = [ADMIN_FN, FN('REPOSITORY', 'MANAGE_ACCESS')];
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

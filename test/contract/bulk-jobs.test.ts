@@ -1,15 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, startServer, unique, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 import { contentSetup, createContentRepo, createItem, itemBody, type ContentSetup } from '../helpers/content.js';
 
 // Hub-level bulk jobs (description "Bulk jobs", wire-contract §4): create answers 202 at once,
 // the job runs as a scheduler task, and each selection entry succeeds or fails on its own with the
 // rules and permissions of the single-item operation it stands for.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const MISSING_ITEM = '00000000-0000-4000-8000-000000000000';
-const MISSING_ID = '5f00000000000000000000ff';
 const SUCCESS = { status: 200, code: 'SUCCESS', message: null };
 
 let srv: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, startServer, unique, type TestServer } from '../helpers/server.js';
-import { expectError } from '../helpers/assert.js';
+import { expectError, FN } from '../helpers/assert.js';
 import { createItem, itemBody } from '../helpers/content.js';
 import { assignSlots, createEvent, createSlot, fillSlot, sandboxNow, slotContent, slotSetup, snapshotOf, type SlotSetup } from '../helpers/editions.js';
 import { schedule } from '../helpers/events.js';
@@ -9,7 +9,6 @@ import { schedule } from '../helpers/events.js';
 // turns scheduled editions into campaigns whose slot configurations rank by edition start; the
 // live answer follows the sandbox clock. Deliveries run in the background: tests poll.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,13 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, type TestServer } from '../helpers/server.js';
-import { HEX_ID, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, MISSING_ID } from '../helpers/assert.js';
 import { CONTENT_REF, createSchema, createType, schemaDoc, schemaUri } from '../helpers/content-model.js';
 
 // Content types: description "Content types and schemas" plus wire-contract §4 (cached schema
 // sync) and the SDK's traps T8 (cached schema shape) and T20 (archived link sets).
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
-const MISSING_ID = '5f00000000000000000000ff';
 const ARCHIVED_LINKS = ['content-type', 'content-type-schema', 'effective-content-type', 'self', 'unarchive'];
 
 let srv: TestServer;

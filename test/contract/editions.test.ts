@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, createHub, startServer, unique, type TestServer } from '../helpers/server.js';
-import { expectError, errorProperties, HEX_ID } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID } from '../helpers/assert.js';
 import { assignSlots, createSlot, fillSlot, itemWithSnapshot, slotContent, slotSetup, type SlotSetup } from '../helpers/editions.js';
 import { addContent, createEdition, createEvent, EVENT_START, in2099, schedule, scheduledEdition } from '../helpers/events.js';
 import { editionSlotAssociations, plannedVersion } from '../../src/server/editions/planning.js';
@@ -9,7 +9,6 @@ import { editionSlotAssociations, plannedVersion } from '../../src/server/editio
 // update / delete / archive", "preview"): the edition resource and its lifecycle. What an
 // edition contains and its scheduling have their own tests; here they only set up state.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const EDITION_FIELDS = [
   'id', 'name', 'comment', 'start', 'end', 'activeEndDate', 'eventId', 'publishingStatus', 'publishingJobId', 'slotsRemaining',
   'schedulingErrors', 'statusUpdated', 'createdBy', 'createdDate', 'lastModifiedBy', 'lastModifiedDate', 'status', 'preview',

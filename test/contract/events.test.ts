@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, createHub, startServer, unique, type TestServer } from '../helpers/server.js';
 import { contentSetup, type ContentSetup } from '../helpers/content.js';
-import { expectError, errorProperties, HEX_ID, ISO_MILLIS } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS } from '../helpers/assert.js';
 import { createEdition, createEvent, EVENT_END, EVENT_START, in2099, scheduledEdition } from '../helpers/events.js';
 
 // Events (wire-contract §4 "events"): create, list, get, update, delete and archive, with the
 // rules that tie an event to its editions.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const EVENT_FIELDS = ['id', 'name', 'comment', 'start', 'end', 'brief', 'status', 'createdBy', 'createdDate', 'lastModifiedBy', 'lastModifiedDate'];
 const ALL_LINKS = ['self', 'event', 'update', 'delete', 'archive', 'hub', 'editions', 'create-edition'];
 

@@ -1,12 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, startServer, unique, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 
 // Extensions: wire-contract §4 ({id, name, label, description, url, height, category,
 // parameters, snippets, settings, status}), SDK notes 2.13 and the EXTENSION fixture.
-
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { Api, createHub, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
+import { Api, createHub, ok, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/assert.js';
 import { SCHEMA_HOST, createContentRepo, createContentType, itemBody } from '../helpers/content.js';
 import { FN } from '../../src/server/auth/permissions.js';
@@ -23,12 +23,6 @@ let done: string;
 async function setClock(iso: string): Promise<void> {
   const res = await admin.post('/__sandbox/clock', { set: iso });
   if (res.status !== 200) throw new Error(`clock set failed: ${res.status} ${res.text}`);
-}
-
-async function ok(res: Promise<Reply>): Promise<any> {
-  const r = await res;
-  if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
-  return r.body;
 }
 
 interface Seed {

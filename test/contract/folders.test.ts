@@ -1,13 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 import { createType } from '../helpers/content-model.js';
 
 // Folders: wire-contract §4 (paths and link names) and the SDK notes 2.6: top-level folders
 // have no parent-folder (the CLI finds roots by its absence), content-items is templated.
-
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, createHub, startServer, unique, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 
 // Integrations (description: Integrations, Events 3, Limits; wire contract §4 integrations row):
 // the hub listing, commerce and marketing CRUD with cursor paging, masked credentials, and the
 // one webhook each integration owns.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const MASK = '********';
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

@@ -1,14 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
-import { expectError } from '../helpers/assert.js';
+import { expectError, FN, MISSING_ID } from '../helpers/assert.js';
 
 // Authorization (description "Authentication" 5-6 and its permission table): no token 401,
 // a missing functional permission or ACL 403, a resource of a hub without any ACL 404.
 
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 const HUB_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_REPOSITORY', 'MANAGE_ACCESS'];
 const REPO_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_CONTENT', 'EDIT_CONTENT', 'DELETE_CONTENT', 'MANAGE_ACCESS'];
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

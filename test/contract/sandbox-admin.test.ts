@@ -1,10 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, unique, type TestServer } from '../helpers/server.js';
-import { expectError } from '../helpers/assert.js';
+import { expectError, FN } from '../helpers/assert.js';
 
 // The sandbox's own admin prefix: /__sandbox/status, reset, clock and clients.
-
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 
 describe('status, clients and access', () => {
   let srv: TestServer;

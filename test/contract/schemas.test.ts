@@ -1,13 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, startServer, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 import { CONTENT_REF, CORE, IMAGE_REF, createSchema, schemaDoc, schemaUri } from '../helpers/content-model.js';
 
 // Content type schemas: wire-contract §4 (create, list, get, by version, history, update,
 // archive, unarchive, resolve) with the rules of schema validation and optimistic versions.
-
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

@@ -1,11 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, startServer, type TestServer } from '../helpers/server.js';
-import { HEX_ID, ISO_MILLIS, errorProperties, expectError } from '../helpers/assert.js';
+import { errorProperties, expectError, FN, HEX_ID, ISO_MILLIS, MISSING_ID } from '../helpers/assert.js';
 
 // Workflow states: wire-contract §4 ({id, label, color: "rgb(r,g,b)"}) and SDK notes 2.13.
-
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
-const MISSING_ID = '5f00000000000000000000ff';
 
 let srv: TestServer;
 let admin: Api;

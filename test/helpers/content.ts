@@ -1,4 +1,4 @@
-import { type Api, createHub, createRepo, unique } from './server.js';
+import { type Api, createHub, createRepo, ok, unique } from './server.js';
 
 // Content for item tests: a schema, its content type and the type's assignment to a repository,
 // then items of that type. Every request goes through the service like a client's would.
@@ -87,4 +87,14 @@ export function contentLink(id: string, uri: string): Record<string, unknown> {
 export async function enableDeliveryKeys(api: Api, hubId: string): Promise<void> {
   const res = await api.post(`/admin/hubs/${hubId}/modules/content-delivery-2`);
   if (res.status !== 204) throw new Error(`enable CD2 failed: ${res.status} ${res.text}`);
+}
+
+/** A hub with delivery keys, the content type `uri`, and a repository named `content` that has it. */
+export async function repoWithType(api: Api, hubName: string, uri: string): Promise<{ hubId: string; repoId: string }> {
+  const hubId = (await createHub(api, hubName)).id;
+  await enableDeliveryKeys(api, hubId);
+  const type = await createContentType(api, hubId, uri);
+  const repo = await createContentRepo(api, hubId, type.id);
+  await ok(api.patch(`/content-repositories/${repo.id}`, { name: 'content' }));
+  return { hubId, repoId: repo.id };
 }

@@ -119,6 +119,13 @@ export class Api {
 }
 
 let counter = 0;
+/** The body of a successful answer; throws with the status and text of any other. */
+export async function ok<T = any>(res: Promise<{ status: number; text: string; body: T }>): Promise<T> {
+  const r = await res;
+  if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
+  return r.body;
+}
+
 /** A unique name for tests sharing one server. */
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 

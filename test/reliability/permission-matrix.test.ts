@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../src/server/routes/table.js';
 import { Api, createHub, createRepo, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
-import { expectError } from '../helpers/assert.js';
+import { expectError, FN } from '../helpers/assert.js';
 import { SCHEMA_HOST, assignType, createContentType, createItem, itemBody, schemaDocument } from '../helpers/content.js';
 
 // The permission table of the description ("Authentication"), as a matrix. Each row is mapped
@@ -71,7 +71,6 @@ const rows = parseTable(TABLE);
 
 const HUB_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_REPOSITORY', 'MANAGE_ACCESS'];
 const REPO_ACL = ['READ', 'EDIT', 'DELETE', 'SHARE', 'CREATE_CONTENT', 'EDIT_CONTENT', 'DELETE_CONTENT', 'MANAGE_ACCESS'];
-const FN = (area: string, action: string) => `CONTENT:FUNCTIONAL:${area}:${action}`;
 
 /** The ids a call works on: one hub's resources (A, the one the client is given access to, or B, a hub it has no access to). */
 interface Target {

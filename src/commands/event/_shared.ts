@@ -5,6 +5,7 @@ import { resolveDate } from '../../cli/dates.js';
 import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { col } from '../../output/result.js';
+import type { EditionView } from '../../ops/schedule-edition.js';
 
 export const EVENT_COLUMNS = [col('id'), col('name'), col('start'), col('end'), col('status')];
 export const EDITION_COLUMNS = [col('id'), col('name'), col('state', 'publishingStatus'), col('start'), col('end'), col('status'), col('event', 'eventId')];
@@ -14,17 +15,8 @@ export const startOption: OptionSpec = { flags: '--start <date>', description: `
 export const endOption: OptionSpec = { flags: '--end <date>', description: `end: ${DATE_HELP}` };
 export const commentOption: OptionSpec = { flags: '--comment <text>', description: 'comment (at most 250 characters)' };
 
-export interface Edition {
-  id: string;
-  name: string;
-  eventId: string;
-  start: string;
-  end: string;
-  publishingStatus: string;
-  publishingJobId: string | null;
-  status: string;
-  lastModifiedDate: string;
-}
+/** An edition as the service answers it (links aside). */
+export type Edition = Omit<EditionView, '_links'>;
 
 export interface CmsEvent {
   id: string;

@@ -9,6 +9,8 @@
 // - facetFilters: ["a:x", ["b:y", "b:z"]]: every entry must hold; an inner array holds when one
 //   of its conditions does.
 
+import { tokens } from '../store/search-text.js';
+
 export type Operator = ':' | '<' | '<=' | '=' | '!=' | '>=' | '>';
 
 export interface Condition {
@@ -59,15 +61,8 @@ function facetCondition(text: string): Condition {
   return { attribute: text.slice(0, colon).trim(), operator: ':', value: unquote(text.slice(colon + 1).trim()) };
 }
 
-/** Lower-case words of a text, accents removed. */
-export function words(text: string): string[] {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+/** Lower-case words of a text, accents removed: the rules of the content search. */
+export const words = tokens;
 
 /** The values at a dotted path; arrays along the way fan out. */
 function valuesAt(node: unknown, path: readonly string[]): unknown[] {
