@@ -18,6 +18,7 @@ import { DroppedConnection } from './dropped.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
 import { itemRow, type ItemRow } from './store/items.js';
+import { ItemRowCache } from './store/item-row-cache.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -31,7 +32,6 @@ export interface ServiceOptions {
   onError?: (err: unknown, req: { method: string; url: string }) => void;
 }
 
-const ITEM_ROW_CACHE_SIZE = 2000;
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -51,7 +51,7 @@ export class Service {
   /** Principals by client id, valid until the data changes. */
   private readonly principals = new Map<string, Principal | null>();
   /** Item rows read by GET item (the hot read), valid until the data changes; bounded. */
-  private readonly itemRows = new Map<string, ItemRow | null>();
+  private readonly itemRows = new ItemRowCache();
   private readonly dataVersion: Statement;
   private readonly inTransaction: ReturnType<typeof transactionRunner>;
   private seenDataVersion = -1;
@@ -79,13 +79,7 @@ export class Service {
 
   /** An item's keys and stored JSON, from the cache while nothing has changed. */
   itemRow(id: string): ItemRow | undefined {
-    let row = this.itemRows.get(id);
-    if (row === undefined) {
-      row = itemRow(this.db, id) ?? null;
-      if (this.itemRows.size >= ITEM_ROW_CACHE_SIZE) this.itemRows.clear();
-      this.itemRows.set(id, row);
-    }
-    return row ?? undefined;
+    return this.itemRows.get(id, () => itemRow(this.db, id));
   }
 
   /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
