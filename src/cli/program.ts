@@ -120,7 +120,7 @@ function toOption(o: OptionSpec): OptionType {
   if (o.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   if (o.integer) {
     opt.argParser((value: string) => {
-      if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`needs a whole number, got '${value}'`);
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`needs a whole number of 0 or more, got '${value}'`);
       return Number(value);
     });
   }

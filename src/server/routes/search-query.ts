@@ -3,7 +3,8 @@ import { ok, type RequestContext } from '../context.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { parse, type Input } from '../validate.js';
 import * as bodies from '../schemas/search-indexes.js';
-import { FilterSyntaxError, matchesText, parseFacetFilters, parseFilters, passes, searchablePaths, words, type AnyOf } from '../search-indexes/matching.js';
+import { FilterSyntaxError, matchesText, parseFacetFilters, parseFilters, passes, searchablePaths, type AnyOf } from '../search-indexes/matching.js';
+import { tokens } from '../store/search-text.js';
 import { queryById, recordEvent, recordQuery, type FilterUse } from '../search-indexes/records.js';
 import { allObjects, searchIndexes, type SearchIndex } from '../search-indexes/store.js';
 
@@ -31,7 +32,8 @@ function answerQuery(ctx: RequestContext) {
   const input = parse(bodies.query.schema, ctx.req.method === 'GET' ? fromQueryString(ctx.query) : (ctx.json() ?? {}), bodies.query.entity);
   const groups = conditions(input);
   const started = performance.now();
-  const queryWords = words(input.query);
+  // Query words follow the content search's rules: letters and digits, case and accents folded.
+  const queryWords = tokens(input.query);
   const paths = searchablePaths(index.settings);
   const matched = allObjects(ctx.db, index.id).filter((o) => matchesText(o, queryWords, paths) && passes(o, groups));
   const hitsPerPage = input.hitsPerPage ?? settingsHitsPerPage(index) ?? DEFAULT_HITS_PER_PAGE;

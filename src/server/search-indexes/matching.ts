@@ -61,9 +61,6 @@ function facetCondition(text: string): Condition {
   return { attribute: text.slice(0, colon).trim(), operator: ':', value: unquote(text.slice(colon + 1).trim()) };
 }
 
-/** Lower-case words of a text, accents removed: the rules of the content search. */
-export const words = tokens;
-
 /** The values at a dotted path; arrays along the way fan out. */
 function valuesAt(node: unknown, path: readonly string[]): unknown[] {
   if (Array.isArray(node)) return node.flatMap((n) => valuesAt(n, path));
@@ -96,7 +93,7 @@ export function matchesText(record: Record<string, unknown>, queryWords: readonl
   if (!queryWords.length) return true;
   const { objectID: _id, ...fields } = record;
   const texts = paths ? paths.flatMap((p) => strings(valuesAt(fields, p))) : strings(fields);
-  const vocabulary = new Set(texts.flatMap(words));
+  const vocabulary = new Set(texts.flatMap(tokens));
   return queryWords.every((w) => vocabulary.has(w));
 }
 
