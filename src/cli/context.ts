@@ -13,6 +13,9 @@ export interface GlobalOptions {
   profile?: string;
   output: Format;
   query?: string;
+  columns?: string;
+  headers?: boolean;
+  quiet?: boolean;
   color: boolean;
   debug: boolean;
   input: boolean;

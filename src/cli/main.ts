@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { CommanderError } from 'commander';
+import type { Command as CommandType, CommanderError } from 'commander';
 import type { Manifest } from './define.js';
-import { CliError, ExitCode } from '../core/errors.js';
+import { ApiError, CliError, ExitCode } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
 
@@ -32,15 +32,19 @@ export async function main(argv: string[]): Promise<number> {
     const { render } = await import('../output/render.js');
     const verb = (await import(new URL(`../${spec.module}`, import.meta.url).href)).default;
     const out = await verb.run(ctx, args, opts);
-    await render(out, { format: g.output, query: g.query }, ctx.io);
+    await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet }, ctx.io);
     if (out?.failure) throw out.failure;
   }, argv);
+
+  const asJson = errorsAsJson(argv);
+  // With -o json|ndjson, usage errors are reported as JSON too: keep commander's text off stderr.
+  if (asJson) forEachCommand(program, (c) => c.configureOutput({ outputError: () => {} }));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    return report(err, (ctx as Context | null)?.io ?? new IO({ color: !argv.includes('--no-color'), input: false }), debug);
+    return report(err, (ctx as Context | null)?.io ?? new IO({ color: !argv.includes('--no-color'), input: false }), debug, asJson);
   } finally {
     process.off('SIGINT', onSigint);
     await (ctx as Context | null)?.close();
@@ -56,21 +60,59 @@ function startupManifest(argv: string[], selected: (m: Manifest, argv: string[])
   return index;
 }
 
-function report(err: unknown, io: IO, debug: boolean): number {
+/** -o json / -o ndjson on the line: errors go to stderr as one JSON object, for scripts to branch on. */
+export function errorsAsJson(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (t === '--') break;
+    const value = t === '-o' || t === '--output' ? argv[i + 1] : t.startsWith('--output=') ? t.slice(9) : /^-o[a-z]/.test(t) ? t.slice(2) : undefined;
+    if (value !== undefined) return value === 'json' || value === 'ndjson';
+  }
+  return false;
+}
+
+function forEachCommand(cmd: CommandType, visit: (c: CommandType) => void): void {
+  visit(cmd);
+  for (const sub of cmd.commands) forEachCommand(sub, visit);
+}
+
+function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   const commanderCode = (err as CommanderError)?.code;
   if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
     // Commander has already printed its message (with a suggestion for unknown names).
     if (commanderCode === 'commander.helpDisplayed' || commanderCode === 'commander.version') return ExitCode.OK;
+    if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: commanderCode.replace('commander.', 'usage.'), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
   if (err instanceof CliError || (err as Error)?.name === 'AbortError') {
     const e = err instanceof CliError ? err : new Interrupted();
+    if (asJson) {
+      const api = e instanceof ApiError ? e : undefined;
+      printJsonError(io, { message: e.message, code: api?.code ?? e.constructor.name, status: api?.status, exitCode: e.exitCode, hint: e.hint });
+      return e.exitCode;
+    }
     io.err(`error: ${e.message}\n`);
     if (e.hint) io.err(`  ${e.hint}\n`);
     if (debug && e.stack) io.err(`${e.stack}\n`);
     return e.exitCode;
   }
+  if (asJson) {
+    printJsonError(io, { message: `unexpected failure: ${(err as Error)?.message ?? String(err)}`, code: 'UNEXPECTED', exitCode: ExitCode.FAILURE });
+    return ExitCode.FAILURE;
+  }
   io.err(`error: unexpected failure: ${(err as Error)?.message ?? String(err)}\n`);
   io.err(debug ? `${(err as Error)?.stack ?? ''}\n` : '  Run again with --debug for details, and report it if it persists.\n');
   return ExitCode.FAILURE;
+}
+
+interface JsonError {
+  message: string;
+  code: string;
+  status?: number;
+  exitCode: number;
+  hint?: string;
+}
+
+function printJsonError(io: IO, error: JsonError): void {
+  io.err(`${JSON.stringify({ error })}\n`);
 }

@@ -4,10 +4,11 @@ import type { OptionSpec } from './define.js';
 
 export const hubOption: OptionSpec = { flags: '--hub <id|name>', description: 'hub to work in (default: CMS_HUB, the profile hub, or the only hub)', complete: 'hubs' };
 export const limitOption: OptionSpec = { flags: '--limit <n>', description: 'stop after n results (0 for all)', integer: true, default: 100 };
+export const allOption: OptionSpec = { flags: '--all', description: 'every result (same as --limit 0)' };
 export const bodyFileOption: OptionSpec = { flags: '--body-file <file>', description: 'JSON request body from a file (- for stdin); flags override its fields' };
 export const setOption: OptionSpec = { flags: '--set <path=value>', description: 'set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)', repeatable: true };
 export const yesOption: OptionSpec = { flags: '-y, --yes', description: 'do not ask for confirmation' };
 export const repoOption: OptionSpec = { flags: '--repo <id|name>', description: 'content repository', complete: 'repositories' };
 
-/** 0 means "no limit". */
-export const limitOf = (opts: { limit?: number }): number | undefined => (opts.limit ? opts.limit : undefined);
+/** 0 or --all means "no limit". */
+export const limitOf = (opts: { limit?: number; all?: boolean }): number | undefined => (opts.all || !opts.limit ? undefined : opts.limit);

@@ -24,7 +24,7 @@ Environment:
 `;
 
 /** Root options that take a value: their value is not a command word. */
-const ROOT_VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--query']);
+const ROOT_VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--query', '--columns']);
 
 /**
  * The group path the command line names (`cms repo features add` -> ['repo', 'features']).
@@ -62,6 +62,9 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     .option('--profile <name>', 'use a saved profile (see cms profile list)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table'))
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression')
+    .option('--columns <names>', 'table columns to show, e.g. id,label,status (a header or a dotted field path)')
+    .option('--no-headers', 'tables without their header row')
+    .option('-q, --quiet', 'print only ids, one per line (for xargs)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; missing values are a usage error')
     .option('--debug', 'print requests and responses on stderr (secrets redacted)')

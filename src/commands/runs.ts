@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/define.js';
-import { limitOf, limitOption } from '../cli/options.js';
+import { limitOf, limitOption, allOption } from '../cli/options.js';
 import { col, item, list } from '../output/result.js';
 import { Journal, listRuns, type RunMeta } from '../ops/journal.js';
 
@@ -15,7 +15,7 @@ export default defineCommand<{ limit: number }>({
     'Every mutating bulk run keeps a journal in the data directory (runs/<id>/). A run whose process died shows as interrupted: continue it with --resume <id> on the same command, or revert it with cms undo <id>. With a run id, shows that run: its options, target and counts.',
   examples: ['cms runs', 'cms runs --limit 5 -o json', 'cms runs 20250101-120000-a1b2c3'],
   args: [{ name: 'run', description: 'show this run' }],
-  options: [limitOption],
+  options: [limitOption, allOption],
   async run(ctx, args, opts) {
     const dataDir = ctx.connection().dataDir;
     if (args.run) {

@@ -3,6 +3,15 @@ import type { HeaderMap, Transport, WireResponse } from './transport.js';
 import type { TokenProvider } from './auth.js';
 import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
+
+/** What a paged stream learnt: whether a limit cut it short, and the collection's total when the service said. */
+export interface PageInfo {
+  more: boolean;
+  total?: number;
+}
+
+export type Paged<T> = AsyncGenerator<T> & { readonly info: PageInfo };
+
 export type QueryValue = string | number | boolean | null | undefined | readonly string[];
 
 export interface RequestOptions {
@@ -197,38 +206,57 @@ export class ApiClient {
 
   /**
    * Streams the items of a paged collection, one page in memory at a time, following page
-   * numbers until the last page or `limit` items.
+   * numbers until the last page or `limit` items. `info` tells, once the stream ends, whether a
+   * limit cut it short and how many there were in all (the renderer says so on stderr).
    */
-  async *paginate<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): AsyncGenerator<T> {
+  paginate<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): Paged<T> {
+    const info: PageInfo = { more: false };
+    return Object.assign(this.pageItems<T>(pathOrUrl, key, opts, info), { info });
+  }
+
+  private async *pageItems<T>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number }, info: PageInfo): AsyncGenerator<T> {
     const size = opts.pageSize ?? 100;
     let page = 0;
     let yielded = 0;
     for (;;) {
-      const data = await this.get<{ _embedded?: Record<string, T[]>; page?: { number: number; totalPages: number } }>(pathOrUrl, {
+      const data = await this.get<{ _embedded?: Record<string, T[]>; page?: { number: number; totalPages: number; totalElements?: number } }>(pathOrUrl, {
         query: { ...opts.query, page, size },
       });
       const items = data?._embedded?.[key] ?? [];
-      for (const item of items) {
-        yield item;
-        if (opts.limit && ++yielded >= opts.limit) return;
-      }
       const p = data?.page;
+      if (typeof p?.totalElements === 'number') info.total = p.totalElements;
+      for (let i = 0; i < items.length; i++) {
+        yield items[i]!;
+        if (opts.limit && ++yielded >= opts.limit) {
+          info.more = i + 1 < items.length || (p ? p.number + 1 < p.totalPages : false);
+          return;
+        }
+      }
       if (!p || !items.length || p.number + 1 >= p.totalPages) return;
       page = p.number + 1;
     }
   }
 
   /** Streams a cursor-paged collection (integrations): `{_embedded: {key: []}, cursor}`. */
-  async *paginateCursor<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): AsyncGenerator<T> {
+  paginateCursor<T = any>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number } = {}): Paged<T> {
+    const info: PageInfo = { more: false };
+    return Object.assign(this.cursorItems<T>(pathOrUrl, key, opts, info), { info });
+  }
+
+  private async *cursorItems<T>(pathOrUrl: string, key: string, opts: { query?: Record<string, QueryValue>; pageSize?: number; limit?: number }, info: PageInfo): AsyncGenerator<T> {
     let cursor: string | undefined;
     let yielded = 0;
     for (;;) {
       const data = await this.get<{ _embedded?: Record<string, T[]>; cursor?: string | null }>(pathOrUrl, {
         query: { ...opts.query, size: opts.pageSize ?? 100, cursor },
       });
-      for (const item of data?._embedded?.[key] ?? []) {
-        yield item;
-        if (opts.limit && ++yielded >= opts.limit) return;
+      const items = data?._embedded?.[key] ?? [];
+      for (let i = 0; i < items.length; i++) {
+        yield items[i]!;
+        if (opts.limit && ++yielded >= opts.limit) {
+          info.more = i + 1 < items.length || Boolean(data?.cursor);
+          return;
+        }
       }
       if (!data?.cursor) return;
       cursor = data.cursor;

@@ -1,4 +1,5 @@
 import type { IO } from '../cli/io.js';
+import type { PageInfo } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
 import type { Column, Output } from './result.js';
 
@@ -9,12 +10,19 @@ export type { Format } from './formats.js';
 export interface RenderOptions {
   format: Format;
   query?: string;
+  /** --columns a,b,c: headers of the kind's columns or dotted paths into the resource. */
+  columns?: string;
+  /** --no-headers: tables without their header row. */
+  headers?: boolean;
+  /** -q/--quiet: only ids, one per line (for xargs). */
+  quiet?: boolean;
 }
 
 /**
  * The one renderer. Data goes to stdout: a table with headers and colour on a terminal, plain
  * tab-separated rows without a header when piped, or JSON / NDJSON / YAML on request. Resources
  * print as plain JSON (no _links). --query applies a JMESPath expression to that plain JSON.
+ * A list cut by --limit says so on stderr, whatever stdout is.
  */
 export async function render(out: Output | void, opts: RenderOptions, io: IO): Promise<void> {
   if (!out) return;
@@ -22,32 +30,83 @@ export async function render(out: Output | void, opts: RenderOptions, io: IO): P
     io.out(out.text.endsWith('\n') ? out.text : `${out.text}\n`);
     return;
   }
+  if (opts.quiet && !opts.query) return printIds(out, io);
   if (out.kind === 'done') {
-    if (out.data !== undefined && (opts.format !== 'table' || opts.query)) return renderValue(plain(out.data), opts, io, undefined, false);
+    if (out.data !== undefined && (!isTable(opts.format) || opts.query)) return renderValue(plain(out.data), opts, io, undefined, false);
     io.note(out.message);
     return;
   }
   if (out.kind === 'item' && out.raw) {
     // Raw answers print as JSON in table mode; a --query result follows the usual rules.
-    const format = opts.format === 'table' && !opts.query ? 'json' : opts.format;
+    const format = isTable(opts.format) && !opts.query ? 'json' : opts.format;
     return renderValue(out.data, { ...opts, format }, io, undefined, false);
   }
   if (out.kind === 'item') return renderValue(plain(out.data), opts, io, out.columns, false);
 
   // Lists: NDJSON streams item by item; everything else needs the whole (limited) list.
-  if (opts.format === 'ndjson' && !opts.query) {
-    for await (const row of limited(out.items, out.limit)) io.out(`${JSON.stringify(plain(row))}\n`);
+  const rows: unknown[] = [];
+  const streaming = opts.format === 'ndjson' && !opts.query;
+  const cut = await take(out.items, out.limit, (row) => (streaming ? io.out(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
+  if (!streaming) await renderValue(rows, opts, io, out.columns, true);
+  if (cut.cut) noteCut(io, out.limit!, cut.total);
+}
+
+const isTable = (format: Format) => format === 'table' || format === 'wide';
+
+/** Items up to the limit, and whether more were left (asked of the paged stream, or by reading one more). */
+async function take(items: AsyncIterable<unknown> | Iterable<unknown>, limit: number | undefined, onRow: (row: unknown) => void): Promise<{ cut: boolean; total?: number }> {
+  const iterator: AsyncIterator<unknown> | Iterator<unknown> = Symbol.asyncIterator in items ? (items as AsyncIterable<unknown>)[Symbol.asyncIterator]() : (items as Iterable<unknown>)[Symbol.iterator]();
+  let n = 0;
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (limit && n >= limit) return { cut: true, total: pageInfo(items)?.total };
+      n++;
+      onRow(next.value);
+    }
+  } finally {
+    await iterator.return?.();
+  }
+  const info = pageInfo(items);
+  return { cut: Boolean(info?.more), total: info?.total };
+}
+
+function pageInfo(items: unknown): PageInfo | undefined {
+  return (items as { info?: PageInfo }).info;
+}
+
+function noteCut(io: IO, limit: number, total: number | undefined): void {
+  const of = total !== undefined && total > limit ? ` of ${total}` : '';
+  io.err(`note: showing the first ${limit}${of}; use --all (or --limit 0) for every result, or --limit <n>\n`);
+}
+
+/** -q: the id of each resource, one per line. */
+async function printIds(out: Output, io: IO): Promise<void> {
+  if (out.kind === 'list') {
+    const cut = await take(out.items, out.limit, (row) => {
+      const id = idOf(row);
+      if (id) io.out(`${id}\n`);
+    });
+    if (cut.cut) noteCut(io, out.limit!, cut.total);
     return;
   }
-  const rows: unknown[] = [];
-  for await (const row of limited(out.items, out.limit)) rows.push(plain(row));
-  return renderValue(rows, opts, io, out.columns, true);
+  const id = out.kind === 'item' || out.kind === 'done' ? idOf(out.data) : undefined;
+  if (id) io.out(`${id}\n`);
+}
+
+function idOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') return String(value);
+  const v = value as Record<string, unknown>;
+  const id = v.id ?? v.runId ?? v.contentTypeUri ?? v.schemaId ?? v.name;
+  return id === undefined || id === null ? undefined : String(id);
 }
 
 async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns: Column[] | undefined, isList: boolean): Promise<void> {
   if (opts.query) {
     value = await applyQuery(value, opts.query);
-    if (opts.format === 'table') return printQueryResult(value, io);
+    if (isTable(opts.format)) return printQueryResult(value, io);
   }
   switch (opts.format) {
     case 'json':
@@ -61,18 +120,14 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
       io.out(stringify(value));
       return;
     }
-    default:
-      if (isList) return printTable(value as unknown[], columns ?? [], io);
-      return printRecord(value, columns, io);
-  }
-}
-
-async function* limited<T>(items: AsyncIterable<T> | Iterable<T>, limit?: number): AsyncGenerator<T> {
-  let n = 0;
-  for await (const item of items) {
-    if (limit && n >= limit) return;
-    n++;
-    yield item;
+    default: {
+      const wide = opts.format === 'wide';
+      if (isList) {
+        const rows = value as unknown[];
+        return printTable(rows, chooseColumns(rows, columns, opts.columns, wide), io, { wide, headers: opts.headers !== false });
+      }
+      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false) : columns, io, Boolean(opts.columns));
+    }
   }
 }
 
@@ -121,55 +176,137 @@ function path(row: unknown, dotted: string): unknown {
   return v;
 }
 
-async function printTable(rows: unknown[], columns: Column[], io: IO): Promise<void> {
-  if (!columns.length) columns = inferColumns(rows);
+/**
+ * The columns to show: --columns names (a kind's header, case-insensitive, or a dotted path),
+ * else the kind's own; -o wide adds every other top-level scalar field of the rows.
+ */
+function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean): Column[] {
+  const own = columns?.length ? columns : inferColumns(rows, 6);
+  if (named) {
+    return named
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)
+      .map((n) => own.find((c) => c.header.toLowerCase() === n.toLowerCase()) ?? { header: n.toUpperCase(), value: n });
+  }
+  if (!wide) return own;
+  const shown = new Set(own.map((c) => (typeof c.value === 'string' ? c.value.split('.')[0] : '')));
+  return [...own, ...inferColumns(rows, Infinity).filter((c) => !shown.has(c.value as string))];
+}
+
+async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wide: boolean; headers: boolean }): Promise<void> {
   if (!io.isTTY) {
     // Piped: stable, headerless, tab-separated; tabs and newlines inside values become spaces.
-    for (const row of rows) io.out(`${columns.map((c) => cell(row, c).replace(/[\t\n\r]+/g, ' ')).join('\t')}\n`);
+    for (const row of rows) io.out(`${columns.map((c) => oneLine(cell(row, c))).join('\t')}\n`);
     return;
   }
   if (!rows.length) {
     io.note('No results');
     return;
   }
-  const { default: Table } = await import('cli-table3');
   const paint = await io.colors();
-  const maxWidth = Math.max(12, Math.floor((io.columns - 3 * columns.length) / columns.length));
-  const table = new Table({
-    head: columns.map((c) => paint.bold(c.header)),
-    style: { head: [], border: [], compact: true },
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
-  });
-  for (const row of rows) table.push(columns.map((c) => colourStatus(truncate(cell(row, c), maxWidth), paint)));
-  io.out(`${table.toString()}\n`);
+  const cells = rows.map((row) => columns.map((c) => oneLine(cell(row, c))));
+  const heads = columns.map((c) => c.header);
+  const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
+  const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
+  const widths = opts.wide ? natural : fitWidths(natural, ids, heads.map(width), io.columns - GAP.length * (columns.length - 1));
+  const line = (values: string[], decorate: (s: string) => string) =>
+    values
+      .map((v, i) => {
+        const t = truncate(v, widths[i]!);
+        return decorate(t) + (i === values.length - 1 ? '' : ' '.repeat(widths[i]! - width(t)));
+      })
+      .join(GAP)
+      .trimEnd();
+  if (opts.headers) io.out(`${line(heads, (s) => paint.bold(s))}\n`);
+  for (const r of cells) io.out(`${line(r, (s) => colourStatus(s, paint))}\n`);
 }
 
-async function printRecord(value: unknown, columns: Column[] | undefined, io: IO): Promise<void> {
+const GAP = '  ';
+const ID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{24}$/i;
+
+/** An id column is never cut: its header says ID, or every value looks like an id. */
+function isIdColumn(header: string, values: string[]): boolean {
+  if (/(^|[\s_])ID$/i.test(header)) return true;
+  return values.some((v) => v !== '') && values.every((v) => v === '' || ID_VALUE.test(v));
+}
+
+/**
+ * Widths that fit `available` characters: ids keep their natural width, the other columns
+ * shrink, widest first (each to no less than its header, at most 8, at least 4), until the line fits.
+ */
+export function fitWidths(natural: number[], ids: boolean[], headers: number[], available: number): number[] {
+  const sum = (ws: number[]) => ws.reduce((a, b) => a + b, 0);
+  if (sum(natural) <= available) return natural;
+  const floor = natural.map((n, i) => (ids[i] ? n : Math.min(n, Math.max(4, Math.min(8, headers[i]!)))));
+  const at = (cap: number) => natural.map((n, i) => (ids[i] ? n : Math.min(n, Math.max(floor[i]!, cap))));
+  // The largest cap at which the shrunk columns fit (binary search; at(0) is the floor).
+  let lo = 0;
+  let hi = Math.max(...natural);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (sum(at(mid)) <= available) lo = mid;
+    else hi = mid - 1;
+  }
+  return at(lo);
+}
+
+/**
+ * One resource: its kind's important fields first, then every other field; nested values as an
+ * indented YAML block under their name, so a body is readable. Piped: `field<TAB>value` lines.
+ */
+async function printRecord(value: unknown, columns: Column[] | undefined, io: IO, only: boolean): Promise<void> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     io.out(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
     return;
   }
-  const fields: Column[] = columns ?? Object.keys(value).map((k) => ({ header: k, value: k }));
+  const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : '')));
+  const keys = Object.keys(value).filter((k) => !k.startsWith('_') && !shown.has(k));
+  const rank = (k: string) => (FIRST_FIELDS.includes(k) ? FIRST_FIELDS.indexOf(k) : FIRST_FIELDS.length);
+  const rest: Column[] = only ? [] : keys.sort((a, b) => rank(a) - rank(b)).map((k) => ({ header: headerFor(k), value: k }));
+  const fields = [...(columns ?? []), ...rest];
   if (!io.isTTY) {
-    for (const c of fields) io.out(`${c.header}\t${cell(value, c).replace(/[\t\n\r]+/g, ' ')}\n`);
+    // Piped: field names (what -o json and --query call them), one per line.
+    for (const c of fields) io.out(`${typeof c.value === 'string' ? c.value : c.header.toLowerCase()}\t${oneLine(cell(value, c))}\n`);
     return;
   }
   const paint = await io.colors();
-  const width = Math.max(...fields.map((c) => c.header.length));
-  for (const c of fields) io.out(`${paint.bold(c.header.padEnd(width))}  ${colourStatus(truncate(cell(value, c), Math.max(20, io.columns - width - 2)), paint)}\n`);
+  const pad = Math.max(...fields.map((c) => c.header.length));
+  const { stringify } = await import('yaml');
+  for (const c of fields) {
+    const v = typeof c.value === 'function' ? c.value(value) : path(value, c.value);
+    if (v && typeof v === 'object' && Object.keys(v).length) {
+      const block = stringify(v).trimEnd().split('\n').map((l: string) => `  ${l}`).join('\n');
+      io.out(`${paint.bold(c.header)}\n${block}\n`);
+    } else {
+      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(cell(value, c), paint)}\n`);
+    }
+  }
 }
 
-function inferColumns(rows: unknown[]): Column[] {
+/** Fields that lead when a kind names no columns of its own (sort is stable: the rest keep their order). */
+const FIRST_FIELDS = ['id', 'name', 'label', 'status', 'publishingStatus', 'state', 'version'];
+
+/** `lastModifiedDate` -> `LAST MODIFIED DATE`, like the kinds' own column headers. */
+function headerFor(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase();
+}
+
+function inferColumns(rows: unknown[], max: number): Column[] {
   const first = rows.find((r) => r && typeof r === 'object') as Record<string, unknown> | undefined;
   if (!first) return [{ header: 'VALUE', value: (r: unknown) => r }];
   return Object.keys(first)
-    .filter((k) => !k.startsWith('_'))
-    .slice(0, 6)
-    .map((k) => ({ header: k.toUpperCase(), value: k }));
+    .filter((k) => !k.startsWith('_') && (first[k] === null || typeof first[k] !== 'object'))
+    .slice(0, max)
+    .map((k) => ({ header: headerFor(k), value: k }));
 }
 
+const oneLine = (s: string) => s.replace(/[\t\n\r]+/g, ' ');
+const width = (s: string) => [...s].length;
+
 function truncate(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
+  const chars = [...s];
+  return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : s;
 }
 
 const GREEN = new Set(['ACTIVE', 'PUBLISHED', 'COMPLETED', 'VALID', 'SUCCESS', 'SCHEDULED']);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { limitOf, limitOption } from '../../cli/options.js';
+import { limitOf, limitOption, allOption } from '../../cli/options.js';
 import { col, item, list } from '../../output/result.js';
 import { editionArg } from './_edition-slots.js';
 
@@ -12,7 +12,7 @@ export default defineCommand<{ addSnapshot?: string[]; limit: number }>({
   description: 'Edition content associates snapshots with an edition directly, outside any slot. --add-snapshot adds one record holding the given snapshots.',
   examples: ['cms edition content 5f1a2b3c4d5e6f7a8b9c0d1e', 'cms edition content 5f1a2b3c4d5e6f7a8b9c0d1e --add-snapshot 7e8f9a0b1c2d3e4f5a6b7c8d --add-snapshot 8f9a0b1c2d3e4f5a6b7c8d9e'],
   args: [editionArg],
-  options: [{ flags: '--add-snapshot <id>', description: 'snapshot to add (repeatable)', repeatable: true }, limitOption],
+  options: [{ flags: '--add-snapshot <id>', description: 'snapshot to add (repeatable)', repeatable: true }, limitOption, allOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const path = `/editions/${args.edition}/contents`;

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { resolveDate } from '../../cli/dates.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
 import { EDITION_COLUMNS, resolveEventId } from '../event/_shared.js';
@@ -26,7 +26,7 @@ export default defineCommand<Opts>({
     { flags: '--within', description: 'only editions entirely within the range (default: overlapping it)' },
     hubOption,
     { flags: '--sort <field,dir>', description: 'start, end, name, createdDate or publishingStatus with ,asc or ,desc (default: start,asc)' },
-    limitOption,
+    limitOption, allOption,
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();

@@ -1,6 +1,6 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand } from '../../cli/define.js';
-import { limitOf, limitOption, yesOption } from '../../cli/options.js';
+import { limitOf, limitOption, allOption, yesOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { done, list } from '../../output/result.js';
 import { EDITION_SLOT_COLUMNS, editionArg } from './_edition-slots.js';
@@ -29,7 +29,7 @@ export default defineCommand<Options>({
     { flags: '--copy-from <edition-slot>', description: 'edition slot of another edition to copy, content included' },
     { flags: '--remove <edition-slot>', description: 'edition slot to take out of the edition' },
     yesOption,
-    limitOption,
+    limitOption, allOption,
   ],
   async run(ctx, args, opts) {
     const actions = [opts.add?.length, opts.copyFrom, opts.remove].filter(Boolean).length;

@@ -1,12 +1,12 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { col, list } from '../../output/result.js';
 import { EXTENSION_COLUMNS } from './_shared.js';
 
 export default defineCommand<{ hub?: string; lite?: boolean; limit: number }>({
   summary: 'List the extensions of a hub',
   examples: ['cms extension list', 'cms extension list --lite -o json'],
-  options: [hubOption, { flags: '--lite', description: 'only id, name, label, category and url of each' }, limitOption],
+  options: [hubOption, { flags: '--lite', description: 'only id, name, label, category and url of each' }, limitOption, allOption],
   async run(ctx, _args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);

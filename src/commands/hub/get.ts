@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { item } from '../../output/result.js';
+import { HUB_COLUMNS } from './_columns.js';
 
 export default defineCommand({
   summary: 'Show a hub',
@@ -7,6 +8,6 @@ export default defineCommand({
   args: [{ name: 'hub', description: 'hub id or name (default: the current hub)' }],
   async run(ctx, args) {
     const client = await ctx.client();
-    return item(await client.get(`/hubs/${await ctx.hubId(args.hub, client)}`));
+    return item(await client.get(`/hubs/${await ctx.hubId(args.hub, client)}`), HUB_COLUMNS);
   },
 });

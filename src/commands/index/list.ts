@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { list } from '../../output/result.js';
 import { INDEX_COLUMNS, resolveIndex } from './_shared.js';
 
@@ -12,7 +12,7 @@ export default defineCommand<{ hub?: string; primary?: boolean; replicasOf?: str
     { flags: '--replicas-of <index>', description: 'the replicas of one index (id, name or suffix)' },
     { flags: '--status <list>', description: 'ACTIVE, ARCHIVED or both (comma list)' },
     { flags: '--with-settings', description: 'include each index settings' },
-    limitOption,
+    limitOption, allOption,
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();

@@ -1,7 +1,7 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, limitOf, limitOption, setOption, yesOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, limitOf, limitOption, allOption, setOption, yesOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { col, done, item, list } from '../../output/result.js';
 
@@ -39,7 +39,7 @@ export function listVerb(kind: IntegrationKind): CommandSpec<{ hub?: string; lim
   return defineCommand({
     summary: `List the ${kind} integrations of a hub`,
     examples: [`cms integration ${kind} list`, `cms integration ${kind} list --hub demo -o json`],
-    options: [hubOption, limitOption],
+    options: [hubOption, limitOption, allOption],
     async run(ctx, _args, opts) {
       const client = await ctx.client();
       const hubId = await ctx.hubId(opts.hub, client);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { list } from '../../output/result.js';
 import { ITEM_COLUMNS } from './_shared.js';
 
@@ -21,7 +21,7 @@ export default defineCommand<{ hub?: string; projection?: string; sort?: string;
     hubOption,
     { flags: '--projection <projection>', description: 'basic: items without their body (with the schema)', choices: ['basic'] },
     { flags: '--sort <field,dir>', description: 'createdDate, lastModifiedDate or label with ,asc or ,desc (default: relevance)' },
-    limitOption,
+    limitOption, allOption,
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption, repoOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
@@ -14,7 +14,7 @@ export default defineCommand<{ hub?: string; repo?: string; folder?: string; sta
     { flags: '--folder <id>', description: 'only items in this folder' },
     { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)' },
     sortOption,
-    limitOption,
+    limitOption, allOption,
   ],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the repository: cms item list --repo <id|name>.');

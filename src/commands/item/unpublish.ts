@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { item } from '../../output/result.js';
+import { ITEM_COLUMNS } from './_shared.js';
 
 export default defineCommand({
   summary: 'Take an item out of publication',
@@ -8,6 +9,6 @@ export default defineCommand({
   async run(ctx, args) {
     const client = await ctx.client();
     await client.post(`/content-items/${args.item}/unpublish`, {});
-    return item(await client.get(`/content-items/${args.item}`));
+    return item(await client.get(`/content-items/${args.item}`), ITEM_COLUMNS);
   },
 });

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { list } from '../../output/result.js';
 import { REPO_COLUMNS } from './_columns.js';
 
@@ -7,7 +7,7 @@ export default defineCommand<{ hub?: string; limit: number }>({
   summary: 'List the repositories of a hub that have a feature',
   examples: ['cms repo find-by-feature slots'],
   args: [{ name: 'feature', description: 'feature name, e.g. slots', required: true }],
-  options: [hubOption, limitOption],
+  options: [hubOption, limitOption, allOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);

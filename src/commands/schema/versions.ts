@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { col, list } from '../../output/result.js';
 import { findSchema } from './_shared.js';
 
@@ -7,7 +7,7 @@ export default defineCommand<{ hub?: string; limit: number }>({
   summary: 'List the versions of a content type schema, newest first',
   examples: ['cms schema versions https://schema.example.com/banner.json', 'cms schema versions 5f1a2b3c4d5e6f7a8b9c0d1e -o json --query "[].version"'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
-  options: [hubOption, limitOption],
+  options: [hubOption, limitOption, allOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const schema = await findSchema(ctx, client, args.schema, opts.hub);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption, repoOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
@@ -9,7 +9,7 @@ export default defineCommand<{ hub?: string; repo?: string; limit: number }>({
   summary: 'List the slots of a slots repository (its items of slot types)',
   description: 'A slot is a content item of a slot type (a content type whose schema has validation level SLOT) in a repository with the slots feature.',
   examples: ['cms slot list --repo slots', 'cms slot list --repo slots -o json'],
-  options: [hubOption, { ...repoOption, description: 'slots repository (id or name); required' }, limitOption],
+  options: [hubOption, { ...repoOption, description: 'slots repository (id or name); required' }, limitOption, allOption],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the slots repository: cms slot list --repo <id|name>.');
     const client = await ctx.client();

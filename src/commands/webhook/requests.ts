@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { hubOption, limitOf, limitOption } from '../../cli/options.js';
+import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { col, list } from '../../output/result.js';
 
 export default defineCommand<{ hub?: string; limit: number }>({
@@ -7,7 +7,7 @@ export default defineCommand<{ hub?: string; limit: number }>({
   description: 'Result 200: delivered; 202: delivered but the receiver answered 4xx (not retried); 500: the receiver answered 5xx or could not be reached (retried with backoff).',
   examples: ['cms webhook requests 5f1a2b3c4d5e6f7a8b9c0d1e', 'cms webhook requests 5f1a2b3c4d5e6f7a8b9c0d1e -o json --limit 5'],
   args: [{ name: 'webhook', description: 'webhook id', required: true }],
-  options: [hubOption, limitOption],
+  options: [hubOption, limitOption, allOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
