@@ -8,9 +8,11 @@ import { UsageError } from '../core/errors.js';
 import type { Format } from '../output/render.js';
 import { debugTrace } from './debug.js';
 import { IO } from './io.js';
+import { unknownName } from './suggest.js';
 
 export interface GlobalOptions {
   profile?: string;
+  hub?: string;
   output: Format;
   query?: string;
   columns?: string;
@@ -79,7 +81,7 @@ export class Context {
    * Accepts an id or a hub name. `connection` is the one `client` talks to (another profile's).
    */
   async hubId(flag?: string, client?: ApiClient, connection: Connection = this.connection()): Promise<string> {
-    const wanted = flag || connection.hub;
+    const wanted = flag || this.globals.hub || connection.hub;
     const api = client ?? (await this.client());
     if (wanted && HEX_ID.test(wanted)) return wanted;
     const key = wanted ?? '';
@@ -92,7 +94,7 @@ export class Context {
     let id: string | undefined;
     if (wanted) {
       id = hubs.find((h) => h.name === wanted)?.id;
-      if (!id) throw new UsageError(`No hub named '${wanted}' is visible to this client`, hubs.length ? `Hubs: ${hubs.map((h) => h.name).join(', ')}` : 'Create one with `cms hub create`.');
+      if (!id) throw unknownName('hub named', wanted, hubs.map((h) => h.name), 'is visible to this client', 'Create one with `cms hub create`.');
     } else if (hubs.length === 1) id = hubs[0]!.id;
     else {
       throw new UsageError(

@@ -11,7 +11,7 @@ export type RunVerb = (spec: ManifestCommand, args: Record<string, unknown>, opt
 export const EXIT_CODES_HELP = `
 Exit codes:
   0    success
-  1    failure (the service refused or failed; not found; conflict)
+  1    failure (the service refused or failed; not found, by id or by name; conflict)
   2    usage or invalid input (bad flags, bad files, 400 answers)
   3    partial failure: some items of a bulk operation failed
   4    authentication or permission (401, 403)
@@ -24,7 +24,7 @@ Environment:
 `;
 
 /** Root options that take a value: their value is not a command word. */
-const ROOT_VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--query', '--columns']);
+const ROOT_VALUE_OPTIONS = new Set(['--profile', '--hub', '-o', '--output', '--query', '--columns']);
 
 /**
  * The group path the command line names (`cms repo features add` -> ['repo', 'features']).
@@ -60,6 +60,7 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
   const program = new Command('cms')
     .description('Content operations for the hosted content management service, with an embedded sandbox of the whole service.')
     .option('--profile <name>', 'use a saved profile (see cms profile list)')
+    .option('--hub <id|name>', 'hub to work in (default: CMS_HUB, the profile hub, or the only hub)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table'))
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression')
     .option('--columns <names>', 'table columns to show, e.g. id,label,status (a header or a dotted field path)')
@@ -110,7 +111,12 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
       const command = received[received.length - 1] as CommandType;
       const args: Record<string, unknown> = {};
       (spec.args ?? []).forEach((a, i) => (args[a.name] = received[i]));
-      await run(spec, args, command.opts(), command.optsWithGlobals());
+      // --hub is a root option, so every verb accepts it (scripts pass it everywhere); the root
+      // takes it wherever it is typed, and hands it to verbs that have a --hub of their own.
+      const globals = command.optsWithGlobals();
+      const opts = command.opts();
+      if (globals.hub !== undefined && (spec.options ?? []).some((o) => o.flags.startsWith('--hub '))) opts.hub = globals.hub;
+      await run(spec, args, opts, globals);
     });
   }
   return program;

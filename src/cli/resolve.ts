@@ -1,6 +1,7 @@
 import type { ApiClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
 import type { Context } from './context.js';
+import { unknownName } from './suggest.js';
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 
@@ -14,5 +15,5 @@ export async function repoId(ctx: Context, value: string, hubFlag?: string, clie
     if (repo.name === value) return repo.id;
     names.push(repo.name);
   }
-  throw new UsageError(`No repository named '${value}' in this hub`, names.length ? `Repositories: ${names.join(', ')}` : 'Create one with `cms repo create`.');
+  throw unknownName('repository named', value, names, 'in this hub', 'Create one with `cms repo create`.');
 }

@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UsageError, NotFound } from '../core/errors.js';
 import { dataDir } from './paths.js';
 import { readProfiles, type Profile } from './profiles.js';
 
@@ -49,7 +49,7 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
     const found = file.profiles[name];
     if (!found) {
       const known = Object.keys(file.profiles);
-      throw new UsageError(`No profile named '${name}'`, known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with `cms login`.');
+      throw new NotFound(`No profile named '${name}'`, known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with `cms login`.');
     }
     profile = found;
   }

@@ -28,6 +28,16 @@ export class UsageError extends CliError {
   }
 }
 
+/**
+ * Nothing matches an id or a name the user gave: exit 1, like a 404 from the service (one rule
+ * for not found, whether the CLI or the service found out).
+ */
+export class NotFound extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.FAILURE, hint);
+  }
+}
+
 /** Some items of a bulk operation failed: exit 3. */
 export class PartialFailure extends CliError {
   constructor(message: string, readonly failures: { id?: string; reason: string }[] = []) {

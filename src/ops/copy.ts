@@ -3,7 +3,7 @@ import type { OptionSpec } from '../cli/define.js';
 import type { IO } from '../cli/io.js';
 import { repoId } from '../cli/resolve.js';
 import type { ApiClient } from '../core/client.js';
-import { ApiError, UsageError } from '../core/errors.js';
+import { ApiError, UsageError, NotFound } from '../core/errors.js';
 import { BulkRun, type RunFlags } from './bulk-run.js';
 import type { Output } from '../output/result.js';
 import type { PlainItem } from './content-files.js';
@@ -119,7 +119,7 @@ async function readSources(client: ApiClient, plan: CopyPlan, io: IO, signal?: A
     if (item) items.set(id, item);
     else missing.push(id);
   }, governor, signal);
-  if (missing.length) throw new UsageError(`No content item ${missing.join(', ')} in the source`, 'Check the ids, and that --hub or --profile name the source.');
+  if (missing.length) throw new NotFound(`No content item ${missing.join(', ')} in the source`, 'Check the ids, and that --hub or --profile name the source.');
   if (!plan.withDeps) return items;
   const repos = await hubRepositories(client, plan.sourceHubId);
   const closure = new LinkClosure();

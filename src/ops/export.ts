@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ApiClient, QueryValue } from '../core/client.js';
-import { ApiError, UsageError } from '../core/errors.js';
+import { ApiError, UsageError, NotFound } from '../core/errors.js';
 import { findLinks } from '../server/content-links.js';
 import {
   FORMAT,
@@ -336,7 +336,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const selected = opts.repoIds.length ? opts.repoIds : [...repos.keys()];
   const folders = (await Promise.all(selected.map((id) => folderTree(client, id)))).flat();
   if (opts.folderId && !folders.some((f) => f.id === opts.folderId)) {
-    throw new UsageError(`No folder ${opts.folderId} in the ${opts.repoIds.length ? 'selected repositories' : 'hub'}`, 'List folders with `cms folder list --repo <repo>`.');
+    throw new NotFound(`No folder ${opts.folderId} in the ${opts.repoIds.length ? 'selected repositories' : 'hub'}`, 'List folders with `cms folder list --repo <repo>`.');
   }
   ensureDir(opts.dir);
   const writer = new ItemWriter(opts.dir, repos);

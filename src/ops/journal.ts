@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { UsageError, NotFound } from '../core/errors.js';
 
 /**
  * The journal of a mutating run, under <data dir>/runs/<run id>/: meta.json and journal.ndjson.
@@ -100,7 +100,7 @@ export class Journal {
   static open(dataDir: string, id: string): Journal {
     const dir = join(runsDir(dataDir), id);
     if (!/^[\w-]+$/.test(id) || !existsSync(join(dir, 'meta.json'))) {
-      throw new UsageError(`No run '${id}' in ${runsDir(dataDir)}`, 'List runs with `cms runs`.');
+      throw new NotFound(`No run '${id}' in ${runsDir(dataDir)}`, 'List runs with `cms runs`.');
     }
     return new Journal(dir, readMeta(dir), readEntries(dir));
   }

@@ -40,9 +40,9 @@ describe('cms schema, type, folder and workflow', () => {
     const { id: _id, ...anonymous } = schemaDoc(CARD);
     const res = await home.run(['schema', 'create', '--file', '-', '--schema-id', CARD], { input: JSON.stringify({ ...anonymous, id: CARD }) });
     expect(res.exitCode, res.stderr).toBe(0);
-    expect(res.stdout).toMatch(/^ID\t[0-9a-f]{24}\n/);
-    expect(res.stdout).toContain(`SCHEMA ID\t${CARD}\n`);
-    expect(res.stdout).toContain('STATUS\tACTIVE\n');
+    expect(res.stdout).toMatch(/^id\t[0-9a-f]{24}\n/);
+    expect(res.stdout).toContain(`schemaId\t${CARD}\n`);
+    expect(res.stdout).toContain('status\tACTIVE\n');
   });
 
   it('schema list pipes tab-separated rows: id, schema id, version, level, status', async () => {
@@ -97,7 +97,7 @@ describe('cms schema, type, folder and workflow', () => {
     expect(invalid.stderr).toContain('body.type');
     expect((await home.run(['schema', 'create', '--file', file('x.json', schemaDoc(CARD)), '--label', 'X'])).exitCode).toBe(2);
     const unknown = await home.run(['schema', 'get', 'https://schema.example.com/cli/none.json']);
-    expect(unknown.exitCode).toBe(2);
+    expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('cms schema list');
     expect((await home.run(['schema', 'get', MISSING_ID])).exitCode).toBe(1);
   });
@@ -184,7 +184,7 @@ describe('cms schema, type, folder and workflow', () => {
     expect(unassigned.version).toBe(3);
     expect(unassigned.workflow).toBeUndefined();
     const unknown = await home.run(['workflow', 'assign', itemId, 'Nope']);
-    expect(unknown.exitCode).toBe(2);
+    expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('Reviewing');
   });
 });

@@ -99,4 +99,15 @@ describe('cms output habits (built binary, embedded sandbox)', () => {
     const plainText = await home.run(['item', 'get', '00000000-0000-4000-8000-000000000000']);
     expect(plainText.stderr).toMatch(/^error: /);
   });
+
+  it('every verb accepts --hub, even where the id alone suffices', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const verb of [['edition', 'get'], ['item', 'versions'], ['item', 'archive'], ['job', 'get'], ['slot', 'get'], ['event', 'get']]) {
+      const res = await home.run([...verb.slice(0, 2), missing, ...verb.slice(2), '--hub', 'out']);
+      expect(res.stderr, verb.join(' ')).not.toContain('unknown option');
+      expect(res.exitCode, `${verb.join(' ')}: ${res.stderr}`).toBe(1);
+    }
+    const before = await home.run(['--hub', 'out', 'repo', 'list', '-q']);
+    expect(before.stdout.trim()).toBe(repo);
+  });
 });

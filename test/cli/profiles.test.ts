@@ -67,9 +67,9 @@ describe('profiles and their precedence: flag > environment > profile > sandbox 
     }
   });
 
-  it('an unknown profile is a usage error naming the known ones', async () => {
+  it('an unknown profile is not found (exit 1), naming the known ones', async () => {
     const res = await home.run(['hub', 'list', '--profile', 'nope']);
-    expect(res.exitCode).toBe(2);
+    expect(res.exitCode).toBe(1);
     expect(res.stderr).toContain("No profile named 'nope'");
     expect(res.stderr).toContain('remote');
   });

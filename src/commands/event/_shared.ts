@@ -6,6 +6,7 @@ import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { col } from '../../output/result.js';
 import type { EditionView } from '../../ops/schedule-edition.js';
+import { unknownName } from '../../cli/suggest.js';
 
 export const EVENT_COLUMNS = [col('id'), col('name'), col('start'), col('end'), col('status')];
 export const EDITION_COLUMNS = [col('id'), col('name'), col('state', 'publishingStatus'), col('start'), col('end'), col('status'), col('event', 'eventId')];
@@ -33,9 +34,14 @@ export async function resolveEventId(ctx: Context, client: ApiClient, value: str
   if (HEX_ID.test(value)) return value;
   const hubId = await ctx.hubId(hubFlag, client);
   const matches: string[] = [];
-  for await (const event of client.paginate<CmsEvent>(`/hubs/${hubId}/events`, 'events')) if (event.name === value) matches.push(event.id);
+  const names: string[] = [];
+  for await (const event of client.paginate<CmsEvent>(`/hubs/${hubId}/events`, 'events')) {
+    if (event.name === value) matches.push(event.id);
+    names.push(event.name);
+  }
   if (matches.length === 1) return matches[0]!;
-  throw new UsageError(matches.length ? `Several events are named '${value}'; give its id` : `No event named '${value}' in the hub`, 'List them with `cms event list`.');
+  if (matches.length) throw new UsageError(`Several events are named '${value}'; give its id`, 'List them with `cms event list`.');
+  throw unknownName('event named', value, names, 'in the hub', 'List them with `cms event list`.');
 }
 
 /** --start and --end as ISO dates (relative forms resolved on the service clock); absent flags stay undefined. */

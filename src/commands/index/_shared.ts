@@ -2,6 +2,7 @@ import type { ApiClient } from '../../core/client.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { col } from '../../output/result.js';
+import { unknownName } from '../../cli/suggest.js';
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 
@@ -31,5 +32,5 @@ async function indexIdByName(client: ApiClient, hubId: string, value: string): P
     if (index.name === value || index.suffix === value) return index.id;
     names.push(index.name);
   }
-  throw new UsageError(`No search index named '${value}' in this hub`, names.length ? `Indexes: ${names.join(', ')}` : 'Create one with `cms index create`.');
+  throw unknownName('search index named', value, names, 'in this hub', 'Create one with `cms index create`.');
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../cli/context.js';
 import type { OptionSpec } from '../../cli/define.js';
 import type { ApiClient } from '../../core/client.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, NotFound } from '../../core/errors.js';
 import { col, item, type Output } from '../../output/result.js';
 
 export interface SchemaResource {
@@ -32,7 +32,7 @@ export async function findSchema(ctx: Context, client: ApiClient, value: string,
   for await (const schema of client.paginate<SchemaResource>(`/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')) {
     if (schema.schemaId === value) return schema;
   }
-  throw new UsageError(`No content type schema with id ${value} in this hub`, 'List them with `cms schema list`.');
+  throw new NotFound(`No content type schema with id ${value} in this hub`, 'List them with `cms schema list`.');
 }
 
 /** The id URL a schema document names itself by. */

@@ -1,6 +1,6 @@
 import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../core/client.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, NotFound } from '../../core/errors.js';
 import { col, item, type Output } from '../../output/result.js';
 
 export interface TypeResource {
@@ -25,7 +25,7 @@ export async function findType(ctx: Context, client: ApiClient, value: string, h
   }
   if (byLabel.length === 1) return byLabel[0]!;
   if (byLabel.length > 1) throw new UsageError(`Several content types are labelled '${value}'`, `Use an id: ${byLabel.map((t) => t.id).join(', ')}`);
-  throw new UsageError(`No content type '${value}' in this hub`, 'Give an id, a schema URI or a label; list them with `cms type list`.');
+  throw new NotFound(`No content type '${value}' in this hub`, 'Give an id, a schema URI or a label; list them with `cms type list`.');
 }
 
 /** Archive or unarchive; the service refuses a move from the wrong state (409). */

@@ -2,6 +2,7 @@ import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { col, item, type Output } from '../../output/result.js';
+import { unknownName } from '../../cli/suggest.js';
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 const HEX_COLOR = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
@@ -18,7 +19,7 @@ export async function stateId(ctx: Context, client: ApiClient, value: string, hu
     if (state.label === value) return state.id;
     labels.push(state.label);
   }
-  throw new UsageError(`No workflow state labelled '${value}' in this hub`, labels.length ? `States: ${labels.join(', ')}` : 'Create one with `cms workflow create`.');
+  throw unknownName('workflow state labelled', value, labels, 'in this hub', 'Create one with `cms workflow create`.');
 }
 
 /** rgb(r,g,b) as the service wants it; #rrggbb is converted for convenience. */

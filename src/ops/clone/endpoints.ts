@@ -3,7 +3,7 @@ import { dataDir } from '../../config/paths.js';
 import { readProfiles } from '../../config/profiles.js';
 import { EMBEDDED_ORIGIN, SANDBOX, SANDBOX_ADMIN, resolveConnection, type Connection } from '../../config/resolve.js';
 import type { ApiClient } from '../../core/client.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError, UsageError, NotFound } from '../../core/errors.js';
 import type { RunTarget } from '../journal.js';
 import { NEW, isPlanned } from '../reconcile.js';
 import type { Side } from './context.js';
@@ -37,7 +37,7 @@ export async function openSource(ctx: Context, spec: string, hubId?: string): Pr
   const client = await ctx.connect(connection);
   const id = hubId ?? (await ctx.hubId(hub, client, connection));
   const found = await findHub(client, id);
-  if (!found) throw new UsageError(`No hub ${id} on the source (${spec})`);
+  if (!found) throw new NotFound(`No hub ${id} on the source (${spec})`);
   return { spec, client, connection, hubId: found.id, hubName: found.name };
 }
 
@@ -52,7 +52,7 @@ export async function openTarget(ctx: Context, spec: string, fallbackName: strin
   const name = hub ?? fallbackName;
   const wanted = hubId ?? name;
   const found = HEX_ID.test(wanted) ? await findHub(client, wanted) : await hubNamed(client, wanted);
-  if (!found && HEX_ID.test(wanted)) throw new UsageError(`No hub ${wanted} on the target (${spec})`, 'Name the target hub by name to have it created.');
+  if (!found && HEX_ID.test(wanted)) throw new NotFound(`No hub ${wanted} on the target (${spec})`, 'Name the target hub by name to have it created.');
   return { spec, client, connection, hubId: found?.id ?? PLANNED_HUB, hubName: found?.name ?? name };
 }
 
