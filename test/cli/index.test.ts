@@ -54,7 +54,7 @@ describe('cms index', () => {
     expect((await home.json(['index', 'get', 'shop.products'])).suffix).toBe('products');
     expect((await home.json(['index', 'update', 'products', '--label', 'All products'])).label).toBe('All products');
     const missing = await home.run(['index', 'get', 'nothing']);
-    expect(missing.exitCode).toBe(2);
+    expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain("No search index named 'nothing'");
   });
 
