@@ -165,3 +165,23 @@ describe('cms item import', () => {
     await expectRefused(['item', 'import', dir, '--hub', 'cx', '--dry-run'], join('items', 'content'), /outside the directory/);
   });
 });
+
+describe('cms item import: folder paths', () => {
+  it("folders 'a/b' (one name) and 'a' -> 'b' become two target folders", { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(home.dir, 'folders-'));
+    mkdirSync(join(dir, 'items', 'content'), { recursive: true });
+    const folders = [folder('f1', 'a/b', null), folder('f2', 'a', null), folder('f3', 'b', 'f2')];
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest(folders), counts: { items: 2, byRepository: { content: 2 }, dependencies: 0 } }));
+    const one = { ...item('f1'), id: 'ffffffffffffffffffffff01', label: 'slash' };
+    const two = { ...item('f3'), id: 'ffffffffffffffffffffff02', label: 'nested' };
+    for (const it of [one, two]) writeFileSync(join(dir, 'items', 'content', `${it.id}.json`), JSON.stringify(it));
+    const res = await home.run(['item', 'import', dir, '--hub', 'cx'], { timeout: 40_000 });
+    expect(res.exitCode, res.stderr).toBe(0);
+    const items = await home.json<{ label: string; folderId: string }[]>(['item', 'list', '--hub', 'cx', '--repo', 'content', '--limit', '0']);
+    const slash = items.find((i) => i.label === 'slash')!;
+    const nested = items.find((i) => i.label === 'nested')!;
+    expect(slash.folderId).toBeTruthy();
+    expect(nested.folderId).toBeTruthy();
+    expect(slash.folderId).not.toBe(nested.folderId);
+  });
+});
