@@ -175,6 +175,7 @@ describe('cms item import: folder paths', () => {
     const one = { ...item('f1'), id: 'ffffffffffffffffffffff01', label: 'slash' };
     const two = { ...item('f3'), id: 'ffffffffffffffffffffff02', label: 'nested' };
     for (const it of [one, two]) writeFileSync(join(dir, 'items', 'content', `${it.id}.json`), JSON.stringify(it));
+    count('item import');
     const res = await home.run(['item', 'import', dir, '--hub', 'cx'], { timeout: 40_000 });
     expect(res.exitCode, res.stderr).toBe(0);
     const items = await home.json<{ label: string; folderId: string }[]>(['item', 'list', '--hub', 'cx', '--repo', 'content', '--limit', '0']);
