@@ -1,5 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { OptionSpec } from '../cli/define.js';
 import type { ApiClient } from '../core/client.js';
@@ -23,6 +22,7 @@ import {
   type WantedType,
 } from './content-model.js';
 import { MemoryMapping } from './mapping.js';
+import { FileProblem, SafeDir, parseJson } from './safe-files.js';
 import { Syncer, type SyncedStep } from './reconcile.js';
 import { countActions, countLine, failureLines, stepLines } from './run-report.js';
 
@@ -97,34 +97,22 @@ async function newOptions(ctx: Context, client: ApiClient, kind: ApplyKind, dir:
 
 // ---- files ----
 
-/** Every *.json file under dir, relative, sorted; dot files and directories are skipped. */
-export function jsonFiles(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.json')) found.push(relative(dir, path));
-    }
-  };
-  try {
-    walk(dir);
-  } catch (err) {
-    throw new UsageError(`Cannot read ${dir}: ${(err as Error).message}`);
-  }
-  return found.sort();
-}
-
 /** Reads every file, or fails before any change naming each file that is not valid. */
 function readAll<T extends { file: string }>(dir: string, what: string, parse: (raw: unknown) => Omit<T, 'file'>, identity: (t: T) => string): T[] {
   const problems: string[] = [];
   const out: T[] = [];
-  for (const file of jsonFiles(dir)) {
+  const files = new SafeDir(dir);
+  let names: string[];
+  try {
+    names = files.jsonFiles();
+  } catch (err) {
+    throw err instanceof FileProblem ? err : new UsageError(`Cannot read ${dir}: ${(err as Error).message}`);
+  }
+  for (const file of names) {
     try {
-      out.push({ ...parse(JSON.parse(readFileSync(join(dir, file), 'utf8'))), file } as T);
+      out.push({ ...parse(files.readJson(file)), file } as T);
     } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
+      problems.push(`${file}: ${err instanceof FileProblem && err.file === files.path(file) ? err.problem : (err as Error).message}`);
     }
   }
   const seen = new Map<string, string>();
@@ -151,7 +139,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 function parseSchemaFile(raw: unknown): WantedSchema {
   if (!isObject(raw)) throw new Error('must hold a JSON object');
   const wrapped = typeof raw.schemaId === 'string' && 'body' in raw;
-  const document = wrapped ? (typeof raw.body === 'string' ? JSON.parse(raw.body) : raw.body) : raw;
+  const document = wrapped ? (typeof raw.body === 'string' ? parseJson(raw.body, 'its body') : raw.body) : raw;
   if (!isObject(document)) throw new Error('body must be the JSON Schema document');
   const schemaId = wrapped ? (raw.schemaId as string) : (document.id ?? document.$id);
   if (typeof schemaId !== 'string') throw new Error('has no schema id: give the document an id, or use {schemaId, body}');

@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { FileProblem, SafeDir, isSafeId } from './safe-files.js';
 
 // The layout of an export directory, shared by `cms item export` (writes it) and
 // `cms item import` (reads it):
 //
 //   <dir>/manifest.json                  source, repositories, folders, types, schemas, counts
 //   <dir>/items/<repository>/<id>.json    one plain item per file
-//   <dir>/types/<slug>.json              {contentTypeUri, settings}: `cms type register --body-file`
-//   <dir>/schemas/<slug>.json            the JSON Schema document: `cms schema create --file`
+//   <dir>/types/<slug>-<hash>.json       {contentTypeUri, settings}: `cms type register --body-file`
+//   <dir>/schemas/<slug>-<hash>.json     the JSON Schema document: `cms schema create --file`
 //   <dir>/.index.json                    item id -> [file, content hash]: unchanged items are not rewritten
 
 export const MANIFEST = 'manifest.json';
@@ -85,9 +86,50 @@ export function slug(value: string): string {
   return s.slice(0, 120) || '_';
 }
 
+/**
+ * The file name of a type or schema: a readable slug plus a hash of the exact URI, so URIs that
+ * slug alike (`https://ex.com/a/b.json`, `http://ex.com/a_b`, case variants, long ones) never share
+ * a file, even on a case-insensitive file system, and a URI always gets the same name.
+ */
+export function modelFileName(uri: string): string {
+  return `${slug(uri).slice(0, 80)}-${createHash('sha256').update(uri).digest('hex').slice(0, 12)}.json`;
+}
+
 export const itemPath = (repoName: string, id: string) => join('items', slug(repoName), `${id}.json`);
-export const typePath = (uri: string) => join('types', `${slug(uri)}.json`);
-export const schemaPath = (uri: string) => join('schemas', `${slug(uri)}.json`);
+export const typePath = (uri: string) => join('types', modelFileName(uri));
+export const schemaPath = (uri: string) => join('schemas', modelFileName(uri));
+
+/** A folder's path of names, each escaped so a name holding `/` never reads as two folders. */
+export function folderPath(byId: Map<string, FolderInfo>, id: string): string {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let f = byId.get(id); f && !seen.has(f.id); f = f.parentId ? byId.get(f.parentId) : undefined) {
+    seen.add(f.id);
+    names.unshift(f.name.replace(/%/g, '%25').replace(/\//g, '%2F'));
+  }
+  return names.join('/');
+}
+
+/** Folders an import can recreate: each named, with an id, and no parent cycle. The first problem found. */
+export function folderProblem(folders: unknown): string | undefined {
+  if (!Array.isArray(folders)) return 'folders must be a list';
+  const byId = new Map<string, FolderInfo>();
+  for (const [i, f] of folders.entries()) {
+    const where = `folders[${i}]`;
+    if (!f || typeof f !== 'object' || typeof f.id !== 'string' || !f.id) return `${where} has no id`;
+    if (typeof f.name !== 'string' || !f.name.trim()) return `${where} (${JSON.stringify(f.id)}) has an empty name`;
+    if (f.parentId !== null && f.parentId !== undefined && typeof f.parentId !== 'string') return `${where} (${JSON.stringify(f.id)}) has a parentId that is not an id`;
+    byId.set(f.id, f as FolderInfo);
+  }
+  for (const f of byId.values()) {
+    const seen = new Set<string>();
+    for (let at: FolderInfo | undefined = f; at; at = at.parentId ? byId.get(at.parentId) : undefined) {
+      if (seen.has(at.id)) return `folder ${JSON.stringify(f.id)} is in a cycle of parent folders`;
+      seen.add(at.id);
+    }
+  }
+  return undefined;
+}
 
 /** JSON with object keys sorted: equal values give equal text, whatever order the service used. */
 export function canonicalJson(value: unknown): string {
@@ -108,45 +150,33 @@ export function fileText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
-export function writeAtomic(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-}
-
-/** Writes unless the file already holds exactly this text; says whether it wrote. */
-export function writeIfChanged(path: string, text: string): boolean {
-  if (existsSync(path) && readFileSync(path, 'utf8') === text) return false;
-  writeAtomic(path, text);
-  return true;
-}
-
-export function ensureDir(path: string): void {
-  mkdirSync(path, { recursive: true });
-}
-
 export function readManifest(dir: string): Manifest {
-  const path = join(dir, MANIFEST);
-  if (!existsSync(path)) throw new UsageError(`${dir} is not an export: it has no ${MANIFEST}`, 'Create one with `cms item export <dir>`.');
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
-  if (manifest.format !== FORMAT) throw new UsageError(`${path} is not a ${FORMAT} manifest (format ${String(manifest.format)})`);
+  const files = new SafeDir(dir);
+  const path = files.path(MANIFEST);
+  if (!files.exists(MANIFEST)) throw new UsageError(`${dir} is not an export: it has no ${MANIFEST}`, 'Create one with `cms item export <dir>`.');
+  const manifest = files.readJson(MANIFEST) as Manifest;
+  if (!manifest || typeof manifest !== 'object' || manifest.format !== FORMAT) throw new UsageError(`${path} is not a ${FORMAT} manifest`);
+  const problem = manifestProblem(manifest);
+  if (problem) throw new FileProblem(path, `is not a valid manifest: ${problem}`);
   return manifest;
 }
 
-/** Every item file of an export, as paths relative to its directory. */
-export function itemFiles(dir: string): string[] {
-  const root = join(dir, 'items');
-  if (!existsSync(root)) return [];
-  const files: string[] = [];
-  for (const repo of readdirSync(root, { withFileTypes: true })) {
-    if (!repo.isDirectory()) continue;
-    for (const name of readdirSync(join(root, repo.name))) if (name.endsWith('.json')) files.push(join('items', repo.name, name));
-  }
-  return files.sort();
+function manifestProblem(m: Manifest): string | undefined {
+  const named = (list: unknown) => Array.isArray(list) && list.every((r) => r && typeof r === 'object' && typeof r.id === 'string' && typeof r.name === 'string');
+  if (!named(m.repositories)) return 'repositories must be a list of {id, name}';
+  m.types ??= [];
+  m.schemas ??= [];
+  if (!Array.isArray(m.types) || !Array.isArray(m.schemas)) return 'types and schemas must be lists';
+  return folderProblem(m.folders);
 }
 
-export function readItemFile(dir: string, file: string): PlainItem {
-  const item = JSON.parse(readFileSync(join(dir, file), 'utf8')) as PlainItem;
-  if (typeof item?.id !== 'string' || typeof item.body?._meta?.schema !== 'string') throw new UsageError(`${join(dir, file)} is not an exported item (it needs id and body._meta.schema)`);
+/** Every item file of an export, as paths relative to its directory. */
+export function itemFiles(files: SafeDir): string[] {
+  return files.jsonFiles('items', 2).filter((f) => f.split(sep).length === 3);
+}
+
+export function readItemFile(files: SafeDir, file: string): PlainItem {
+  const item = files.readJson(file) as PlainItem;
+  if (!isSafeId(item?.id) || typeof item.body?._meta?.schema !== 'string') throw new FileProblem(files.path(file), 'is not an exported item (it needs an id and body._meta.schema)');
   return item;
 }

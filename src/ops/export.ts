@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ApiClient, QueryValue } from '../core/client.js';
 import { ApiError, UsageError, NotFound } from '../core/errors.js';
@@ -8,21 +8,21 @@ import {
   FORMAT,
   INDEX,
   MANIFEST,
-  ensureDir,
   fileText,
   itemPath,
   plainItem,
   schemaPath,
   typePath,
-  writeIfChanged,
   type FolderInfo,
   type Manifest,
   type PlainItem,
   type RepositoryInfo,
   type SchemaInfo,
   type TypeInfo,
+  readManifest,
 } from './content-files.js';
 import { Governor, WorkQueue, runPool } from './pool.js';
+import { FileProblem, SafeDir, checkedId, isSafeId } from './safe-files.js';
 import type { Progress } from './progress.js';
 
 /** Which items an export (or an in-memory copy) reads. */
@@ -86,10 +86,13 @@ export async function hubRepositories(client: ApiClient, hubId: string): Promise
 export async function folderTree(client: ApiClient, repoId: string): Promise<FolderInfo[]> {
   const out: FolderInfo[] = [];
   let level = (await collect<{ id: string; name: string }>(client, `/content-repositories/${repoId}/folders`, 'folders')).map((f) => ({ ...f, parentId: null as string | null }));
+  const seen = new Set<string>();
   while (level.length) {
+    // A folder answered twice (a service that loops) is kept once: the walk always ends.
+    level = level.filter((f) => !seen.has(f.id) && seen.add(f.id));
     out.push(...level.map((f) => ({ id: f.id, name: f.name, parentId: f.parentId, repository: repoId })));
     const next: typeof level = [];
-    for (const f of level) next.push(...(await collect<{ id: string; name: string }>(client, `/folders/${f.id}/folders`, 'folders')).map((c) => ({ ...c, parentId: f.id })));
+    for (const f of level) next.push(...(await collect<{ id: string; name: string }>(client, `/folders/${checkedId(f.id, 'folder')}/folders`, 'folders')).map((c) => ({ ...c, parentId: f.id })));
     level = next;
   }
   return out;
@@ -217,7 +220,7 @@ async function fetchPage<T>(client: ApiClient, task: Extract<Task, { kind: 'page
 /** One item, or undefined when the source has no such item (a dangling link). */
 export async function fetchItem(client: ApiClient, id: string): Promise<PlainItem | undefined> {
   try {
-    return await client.get<PlainItem>(`/content-items/${id}`);
+    return await client.get<PlainItem>(`/content-items/${checkedId(id)}`);
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return undefined;
     throw err;
@@ -232,6 +235,8 @@ type Index = Map<string, string>;
 
 const indexEntry = (file: string, hash: string) => `${file.split(sep)[1]}/${hash}`;
 const indexedFile = (id: string, entry: string) => join('items', entry.slice(0, entry.lastIndexOf('/')), `${id}.json`);
+/** An entry an export could have written: `<repository directory>/<hash>` for a valid id. Others are ignored. */
+const validEntry = (id: string, entry: unknown): entry is string => isSafeId(id) && typeof entry === 'string' && /^[A-Za-z0-9_-][\w.-]*\/[\w-]+$/.test(entry);
 
 /** Writes one file per item, skipping those whose content the index says is already there. */
 class ItemWriter {
@@ -242,29 +247,26 @@ class ItemWriter {
   written = 0;
   unchanged = 0;
   private readonly previous: Index;
-  private readonly dirs = new Set<string>();
 
   constructor(
-    private readonly dir: string,
+    private readonly files: SafeDir,
     private readonly repos: Map<string, RepositoryInfo>,
   ) {
-    this.previous = readIndex(dir);
+    this.previous = readIndex(files);
   }
 
   /** Writes the item; false when it is not one of the hub's (a link into another hub). */
   write(item: PlainItem): boolean {
     const repo = this.repos.get(item.contentRepositoryId);
     if (!repo) return false;
-    const file = itemPath(repo.name, item.id);
+    const file = itemPath(repo.name, checkedId(item.id));
     const content = fileText(plainItem(item));
     const entry = indexEntry(file, createHash('sha1').update(content).digest('base64url').slice(0, 16));
     const before = this.previous.get(item.id);
-    if (before === entry && existsSync(join(this.dir, file))) this.unchanged++;
+    if (before === entry && this.files.isRegularFile(file)) this.unchanged++;
     else {
-      this.ensureRepoDir(file);
-      // No temporary file: a file cut short by a kill differs from the index, so the next export rewrites it.
-      writeFileSync(join(this.dir, file), content);
-      if (before && indexedFile(item.id, before) !== file) rmSync(join(this.dir, indexedFile(item.id, before)), { force: true });
+      this.files.writeFile(file, content);
+      if (before && indexedFile(item.id, before) !== file) this.files.remove(indexedFile(item.id, before));
       this.written++;
     }
     this.index.set(item.id, entry);
@@ -279,7 +281,7 @@ class ItemWriter {
     let removed = 0;
     for (const [id, entry] of this.previous) {
       if (this.index.has(id)) continue;
-      rmSync(join(this.dir, indexedFile(id, entry)), { force: true });
+      this.files.remove(indexedFile(id, entry));
       removed++;
     }
     return removed;
@@ -287,8 +289,10 @@ class ItemWriter {
 
   /** Written in slices: one string of the whole index would be the run's largest allocation. */
   saveIndex(): void {
-    const path = join(this.dir, INDEX);
-    const fd = openSync(`${path}.tmp`, 'w');
+    this.files.writeWith(INDEX, (fd) => this.writeIndex(fd));
+  }
+
+  private writeIndex(fd: number): void {
     writeSync(fd, `{"format":${JSON.stringify(FORMAT)},"exportedAt":"${new Date().toISOString()}","items":{`);
     let slice: string[] = [];
     const flush = () => {
@@ -304,25 +308,45 @@ class ItemWriter {
     }
     flush();
     writeSync(fd, '}}\n');
-    closeSync(fd);
-    renameSync(`${path}.tmp`, path);
-  }
-
-  private ensureRepoDir(file: string): void {
-    const parent = join(this.dir, file, '..');
-    if (this.dirs.has(parent)) return;
-    ensureDir(parent);
-    this.dirs.add(parent);
   }
 }
 
-function readIndex(dir: string): Index {
+/** The index of an earlier export; a missing or unusable one (it is only a cache) is empty. */
+function readIndex(files: SafeDir): Index {
   try {
-    const data = JSON.parse(readFileSync(join(dir, INDEX), 'utf8')) as { items?: Record<string, unknown> };
-    return new Map(Object.entries(data.items ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const data = files.readJson(INDEX) as { items?: Record<string, unknown> };
+    return new Map(Object.entries(data?.items ?? {}).filter((e): e is [string, string] => validEntry(e[0], e[1])));
   } catch {
     return new Map();
   }
+}
+
+/**
+ * The directory an export writes: created when missing, taken when empty (dot files aside) or an
+ * earlier export, refused otherwise. Answers the earlier manifest, if any.
+ */
+function exportDir(dir: string): { files: SafeDir; previous?: Manifest } {
+  mkdirSync(dir, { recursive: true });
+  const files = new SafeDir(dir);
+  if (!readdirSync(files.real).some((name) => !name.startsWith('.'))) return { files };
+  let previous: Manifest | undefined;
+  try {
+    previous = readManifest(dir);
+  } catch (err) {
+    const why = err instanceof FileProblem ? `: ${err.problem}` : '';
+    throw new UsageError(`${dir} is not empty and not an export (no ${FORMAT} ${MANIFEST}${why}); nothing was written`, 'Export into an empty or new directory, or into an earlier export.');
+  }
+  return { files, previous };
+}
+
+/** Writes unless the file already holds exactly this text. */
+function writeIfChanged(files: SafeDir, file: string, text: string): void {
+  try {
+    if (files.isRegularFile(file) && files.readText(file) === text) return;
+  } catch {
+    // Unreadable: written anew.
+  }
+  files.writeFile(file, text);
 }
 
 /**
@@ -338,8 +362,8 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   if (opts.folderId && !folders.some((f) => f.id === opts.folderId)) {
     throw new NotFound(`No folder ${opts.folderId} in the ${opts.repoIds.length ? 'selected repositories' : 'hub'}`, 'List folders with `cms folder list --repo <repo>`.');
   }
-  ensureDir(opts.dir);
-  const writer = new ItemWriter(opts.dir, repos);
+  const { files, previous } = exportDir(opts.dir);
+  const writer = new ItemWriter(files, repos);
   const closure = opts.withDeps ? new LinkClosure() : null;
   let total = 0;
   const onItem = (item: PlainItem) => {
@@ -360,8 +384,9 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const extraRepos = [...writer.repoIds].filter((id) => !selected.includes(id));
   const allFolders = [...folders, ...(await Promise.all(extraRepos.map((id) => folderTree(client, id)))).flat()];
   const repoIds = [...new Set([...selected, ...writer.repoIds])];
-  const { types, schemas } = await writeContentModel(client, opts.hubId, opts.dir, writer.schemas);
+  const { types, schemas } = await writeContentModel(client, opts.hubId, files, writer.schemas);
   const removed = writer.removeStale();
+  removeStaleModelFiles(files, previous, [...types, ...schemas]);
   const manifest: Manifest = {
     format: FORMAT,
     source: { apiUrl: client.apiBase, hubId: hub.id, hubName: hub.name },
@@ -373,7 +398,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
     counts: { items: writer.index.size, byRepository: writer.byRepository, dependencies: writer.index.size - selectedCount },
     ...(missing.length ? { missingLinks: missing.sort() } : {}),
   };
-  writeIfChanged(join(opts.dir, MANIFEST), fileText(manifest));
+  writeIfChanged(files, MANIFEST, fileText(manifest));
   writer.saveIndex();
   const seconds = (Date.now() - started) / 1000;
   return {
@@ -399,7 +424,7 @@ async function readDependencies(client: ApiClient, closure: LinkClosure, opts: E
   const governor = new Governor(opts.concurrency);
   const stopWatching = governor.watch(client);
   const readOne = async (id: string) => {
-    const item = await fetchItem(client, id);
+    const item = isSafeId(id) ? await fetchItem(client, id) : undefined;
     if (item && (writer.index.has(id) || writer.write(item))) {
       closure.add(item);
       opts.progress.step({ key: id, action: 'export dependency', ok: true, id });
@@ -435,28 +460,34 @@ interface HubSchema {
  * The content types the items use and their schemas (with the schemas those reference), written
  * so `cms schema create --file` and `cms type register --body-file` can recreate them elsewhere.
  */
-async function writeContentModel(client: ApiClient, hubId: string, dir: string, used: Set<string>): Promise<{ types: TypeInfo[]; schemas: SchemaInfo[] }> {
+async function writeContentModel(client: ApiClient, hubId: string, files: SafeDir, used: Set<string>): Promise<{ types: TypeInfo[]; schemas: SchemaInfo[] }> {
   const hubTypes = (await collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types')).filter((t) => used.has(t.contentTypeUri));
   const hubSchemas = new Map((await collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')).map((s) => [s.schemaId, s]));
-  if (hubTypes.length) ensureDir(join(dir, 'types'));
   const types = hubTypes
     .sort((a, b) => a.contentTypeUri.localeCompare(b.contentTypeUri))
     .map((t) => {
       const file = typePath(t.contentTypeUri);
-      writeIfChanged(join(dir, file), fileText({ contentTypeUri: t.contentTypeUri, settings: t.settings }));
+      writeIfChanged(files, file, fileText({ contentTypeUri: t.contentTypeUri, settings: t.settings }));
       return { contentTypeUri: t.contentTypeUri, label: t.settings.label ?? t.contentTypeUri, status: t.status, file };
     });
   const schemaIds = referencedSchemas([...used], hubSchemas);
-  if (schemaIds.length) ensureDir(join(dir, 'schemas'));
   const schemas = schemaIds.map((id) => {
     const s = hubSchemas.get(id)!;
     const file = schemaPath(id);
     // The document itself (what cms schema create --file takes); another validation level needs saying (cms schema apply reads both).
     const doc = JSON.parse(s.body) as unknown;
-    writeIfChanged(join(dir, file), fileText(s.validationLevel === 'CONTENT_TYPE' ? doc : { schemaId: id, validationLevel: s.validationLevel, body: doc }));
+    writeIfChanged(files, file, fileText(s.validationLevel === 'CONTENT_TYPE' ? doc : { schemaId: id, validationLevel: s.validationLevel, body: doc }));
     return { schemaId: id, validationLevel: s.validationLevel, version: s.version, file };
   });
   return { types, schemas };
+}
+
+/** Type and schema files an earlier export listed and this one does not (only names the export itself gives). */
+function removeStaleModelFiles(files: SafeDir, previous: Manifest | undefined, current: { file: string }[]): void {
+  const keep = new Set(current.map((c) => c.file));
+  for (const { file } of [...(previous?.types ?? []), ...(previous?.schemas ?? [])]) {
+    if (typeof file === 'string' && !keep.has(file) && /^(types|schemas)[\\/][\w-][\w.-]*\.json$/.test(file)) files.remove(file);
+  }
 }
 
 /** The used schemas of the hub plus every hub schema their documents mention ($ref), sorted. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../core/client.js';
-import { ApiError, CliError } from '../core/errors.js';
+import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
 import { isContentLink } from '../server/content-links.js';
 import { SECOND_PASS, type BulkRun, type Place } from './bulk-run.js';
-import { canonicalJson, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
+import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
 import { collect, folderTree } from './export.js';
 import { WorkGraph, type Unit } from './item-graph.js';
 import type { IdMapping } from './mapping.js';
@@ -114,6 +114,9 @@ class Importer {
   }
 
   async all(): Promise<void> {
+    // Before any change: a folder the target could not recreate stops the run (exit 2).
+    const problem = folderProblem(this.source.folders);
+    if (problem) throw new UsageError(`The source folders cannot be recreated: ${problem}; nothing was imported`);
     this.repos = await this.resolveRepositories();
     await this.assignTypes();
     await this.resolveFolders();
@@ -497,13 +500,6 @@ function sameContent(item: PlainItem, desired: Desired): boolean {
 
 function digest(fields: Desired): string {
   return createHash('sha1').update(canonicalJson(fields)).digest('base64url');
-}
-
-/** The folder's path of names from the repository root, e.g. "pages/en". */
-function folderPath(byId: Map<string, FolderInfo>, id: string): string {
-  const names: string[] = [];
-  for (let f = byId.get(id); f; f = f.parentId ? byId.get(f.parentId) : undefined) names.unshift(f.name);
-  return names.join('/');
 }
 
 function depth(byId: Map<string, FolderInfo>, id: string): number {

@@ -3,6 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { findLinks } from '../server/content-links.js';
 import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
 import type { ImportSource, ItemRef } from './import.js';
+import { SafeDir } from './safe-files.js';
 
 // The sources an import reads: an export directory (each item read twice, once for its links and
 // once to write it, so bodies are never all in memory), or items already read into memory (copy).
@@ -13,10 +14,11 @@ export function refOf(item: PlainItem): ItemRef {
 
 export function directorySource(dir: string): ImportSource & { manifest: Manifest } {
   const manifest = readManifest(dir);
+  const safe = new SafeDir(dir);
   const files = new Map<string, string>();
   const refs = new Map<string, ItemRef>();
-  for (const file of itemFiles(dir)) {
-    const item = readItemFile(dir, file);
+  for (const file of itemFiles(safe)) {
+    const item = readItemFile(safe, file);
     if (files.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${files.get(item.id)} and ${file}`);
     files.set(item.id, file);
     refs.set(item.id, refOf(item));
@@ -26,7 +28,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     repositories: manifest.repositories,
     folders: manifest.folders,
     refs,
-    load: (id) => readItemFile(dir, files.get(id)!),
+    load: (id) => readItemFile(safe, files.get(id)!),
     typeHint: (uri) => exportTypeHint(dir, manifest, uri),
   };
 }
