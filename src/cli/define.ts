@@ -22,6 +22,8 @@ export interface OptionSpec {
   repeatable?: boolean;
   /** Parse the value as an integer >= 0. */
   integer?: boolean;
+  /** Parse the value as a duration (30s, 2m, 1h30m, or plain seconds) into milliseconds. */
+  duration?: boolean;
   hidden?: boolean;
   /** What shell completion offers for the value: hubs, repositories, editions, ... */
   complete?: string;

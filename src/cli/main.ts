@@ -13,7 +13,8 @@ class Interrupted extends CliError {
 
 /** Runs one command line and returns its exit code: the only place errors become exit codes. */
 export async function main(argv: string[]): Promise<number> {
-  const { buildProgram, selectedGroupPath } = await import('./program.js');
+  const { buildProgram, selectedGroupPath, protectNegativeDurations } = await import('./program.js');
+  argv = protectNegativeDurations(argv);
   const manifest = startupManifest(argv, selectedGroupPath);
   let ctx: Context | null = null;
   let debug = argv.includes('--debug');

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Command as CommandType, Option as OptionType } from 'commander';
 import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
+import { parseDuration } from '../server/clock.js';
 
 // require() skips the export scan Node runs on a CommonJS package imported from ESM (~4 ms of startup).
 const { Argument, Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
@@ -133,6 +134,41 @@ function toOption(o: OptionSpec): OptionType {
       return Number(value);
     });
   }
+  if (o.duration) {
+    opt.argParser((value: string) => {
+      const ms = durationMs(value);
+      if (ms === null) throw new InvalidArgumentError(`needs a duration such as 30s, 2m, 1h30m or plain seconds, got '${value}'`);
+      return ms;
+    });
+    // Commander does not parse defaults: give the milliseconds, show the words.
+    if (typeof o.default === 'string') {
+      opt.default(durationMs(o.default), o.default);
+      return opt;
+    }
+  }
   if (o.default !== undefined) opt.default(o.default);
   return opt;
+}
+
+/** A duration flag's value in milliseconds: the clock's units (ms, s, m, h, d, w, combined) or plain seconds. */
+export function durationMs(value: string): number | null {
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const ms = parseDuration(text);
+  return ms === null || ms < 0 ? null : Math.round(ms);
+}
+
+/**
+ * `cms sandbox clock advance -26h`: a negative duration is an argument, not an option (no flag
+ * starts with a digit). It is written with U+2212 MINUS SIGN so commander passes it through;
+ * the clock verbs read either minus.
+ */
+export function protectNegativeDurations(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  let rest = false;
+  for (const token of argv) {
+    if (token === '--') rest = true;
+    out.push(!rest && /^-\d+(\.\d+)?(ms|s|m|h|d|w)/.test(token) ? `\u2212${token.slice(1)}` : token);
+  }
+  return out;
 }

@@ -30,7 +30,7 @@ export default defineCommand<{ locale?: string[]; wait?: boolean; timeout: numbe
   options: [
     { flags: '--locale <locale>', description: 'target locale (repeatable or comma list); required', repeatable: true },
     { flags: '--wait', description: 'wait until the job finishes' },
-    { flags: '--timeout <seconds>', description: 'how long --wait waits', integer: true, default: 120 },
+    { flags: '--timeout <duration>', description: 'how long --wait waits (30s, 2m, or seconds)', duration: true, default: '2m' },
   ],
   async run(ctx, args, opts) {
     const locales = commaList(opts.locale);
@@ -39,7 +39,7 @@ export default defineCommand<{ locale?: string[]; wait?: boolean; timeout: numbe
     const { version } = await fetchItem(client, args.item);
     const job = await client.post<LocalizationJob>(`/content-items/${args.item}/localize`, { locales, version });
     if (!opts.wait) return item(job, JOB_COLUMNS);
-    return outcome(await waitFor(client, job.id, opts.timeout * 1000, ctx.signal));
+    return outcome(await waitFor(client, job.id, opts.timeout, ctx.signal));
   },
 });
 

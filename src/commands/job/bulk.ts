@@ -7,7 +7,6 @@ import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { waitForJob } from '../../ops/wait-for-job.js';
-import { parseDuration } from '../../server/clock.js';
 import { stateId } from '../workflow/_shared.js';
 import { BULK_JOB_COLUMNS, BULK_JOB_TYPES, bulkJobPath, resultsOf, type BulkJob, type BulkJobTypeName } from './_bulk.js';
 
@@ -19,7 +18,7 @@ interface Flags {
   state?: string;
   repo?: string;
   wait?: boolean;
-  timeout: string;
+  timeout: number;
 }
 
 interface FetchedItem {
@@ -48,13 +47,12 @@ export default defineCommand<Flags>({
     { flags: '--state <id|label|none>', description: 'update-workflow: the workflow state, or none to remove it' },
     { flags: '--repo <id|name>', description: 'copy-items with --item: the repository to copy into', complete: 'repositories' },
     { flags: '--wait', description: 'wait for the job and print the result of each item' },
-    { flags: '--timeout <duration>', description: 'with --wait: give up after this long (exit 8)', default: '5m' },
+    { flags: '--timeout <duration>', description: 'with --wait: give up after this long (exit 8; 30s, 2m, or seconds)', duration: true, default: '5m' },
   ],
   async run(ctx, args, opts) {
     const type = args.type as BulkJobTypeName;
     if (!BULK_JOB_TYPES.includes(type)) throw new UsageError(`No bulk job type '${args.type}'; use ${BULK_JOB_TYPES.join(', ')}`);
-    const timeoutMs = parseDuration(opts.timeout);
-    if (timeoutMs === null || timeoutMs < 0) throw new UsageError(`--timeout '${opts.timeout}' is not a duration such as 30s or 5m`);
+    const timeoutMs = opts.timeout;
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
     const body = opts.file ? fileBody(opts.file) : { selection: await selectionFromFlags(ctx, client, type, opts) };

@@ -52,7 +52,7 @@ export function getClock(ctx: RequestContext) {
   return ok(clockView(ctx.service.clock.current));
 }
 
-/** POST /__sandbox/clock {set | advance | freeze | resume}; due work runs before the answer. */
+/** POST /__sandbox/clock {set | advance | freeze | resume | reset}; due work runs before the answer. */
 export async function setClock(ctx: RequestContext) {
   const input = ctx.body<Input<typeof schemas.clock>>();
   const clock = ctx.service.clock;
@@ -70,6 +70,7 @@ export async function setClock(ctx: RequestContext) {
         state = advanceClock(state, ms);
       } else if (input.freeze) state = freezeClock(state);
       else if (input.resume) state = resumeClock(state);
+      else if (input.reset) state = REAL_TIME;
       // Past the years a date can be written in, every stamp and the clock itself fail to render.
       const now = clockNow(state);
       if (!(now >= 0 && now <= LATEST_CLOCK)) {

@@ -8,10 +8,11 @@ export const clock = body(
       advance: z.union([z.string(), z.number()]).optional(),
       freeze: z.boolean().optional(),
       resume: z.boolean().optional(),
+      reset: z.boolean().optional(),
     })
     .refine(
-      (b) => [b.set, b.advance, b.freeze, b.resume].filter((v) => v !== undefined && v !== false).length === 1,
-      'give exactly one of set, advance, freeze, resume',
+      (b) => [b.set, b.advance, b.freeze, b.resume, b.reset].filter((v) => v !== undefined && v !== false).length === 1,
+      'give exactly one of set, advance, freeze, resume, reset',
     ),
 );
 

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliHome } from '../helpers/cli.js';
+
+// Issue 13: durations accept 30s, 2m and plain seconds everywhere; the clock goes back without
+// `--` and returns to real time with `cms sandbox clock reset`.
+describe('durations and the sandbox clock (built binary)', () => {
+  const home = new CliHome();
+  beforeAll(async () => {
+    expect((await home.run(['hub', 'create', '--name', 'clock', '--label', 'Clock'])).exitCode).toBe(0);
+  });
+  afterAll(() => home.cleanup());
+
+  it('a duration flag takes plain seconds, units, and refuses anything else with exit 2', async () => {
+    for (const timeout of ['2', '30s', '2m', '1m30s', '1.5']) {
+      const res = await home.run(['job', 'wait', '000000000000000000000000', '--timeout', timeout]);
+      expect(res.stderr, timeout).not.toContain('invalid');
+      expect(res.exitCode, timeout).toBe(1); // 404: the flag itself was accepted
+    }
+    const bad = await home.run(['job', 'wait', '000000000000000000000000', '--timeout', 'soon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('needs a duration such as 30s, 2m');
+    const localize = await home.run(['item', 'localize', '00000000-0000-4000-8000-000000000000', '--locale', 'fr-FR', '--timeout', '30s']);
+    expect(localize.stderr).not.toContain('invalid');
+  });
+
+  it('advance -26h goes back without --, and reset returns to real time', async () => {
+    const back = await home.json(['sandbox', 'clock', 'advance', '-26h']);
+    expect(back.offsetMs).toBeLessThan(-26 * 3600_000 + 60_000);
+    expect(back.realTime).toBe(false);
+    const frozen = await home.json(['sandbox', 'clock', 'freeze']);
+    expect(frozen.frozen).toBe(true);
+    const reset = await home.json(['sandbox', 'clock', 'reset']);
+    expect(reset).toMatchObject({ frozen: false, offsetMs: 0, realTime: true });
+    expect(Math.abs(Date.parse(reset.now) - Date.now())).toBeLessThan(60_000);
+  });
+});
