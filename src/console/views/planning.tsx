@@ -56,7 +56,8 @@ export function PlanningView({ route }: { route: Route }) {
   const [version, setVersion] = useState(0);
   const state = useData(async () => {
     if (!hubId) return null;
-    const [events, editions, clock] = await Promise.all([api.all(`/hubs/${hubId}/events`, 'events'), api.all(`/hubs/${hubId}/editions`, 'editions'), api.get('/__sandbox/clock')]);
+    const [events, clock] = await Promise.all([api.all(`/hubs/${hubId}/events`, 'events'), api.get('/__sandbox/clock')]);
+    const editions = (await Promise.all(events.map((ev: any) => api.all(`/events/${ev.id}/editions`, 'editions')))).flat();
     const withSlots: Edition[] = await Promise.all(editions.map(async (e: any) => ({ ...e, slots: (await api.page(`/editions/${e.id}/slots`, 'edition-slots', { size: 100 })).items })));
     return { events, editions: withSlots, clock: Date.parse(clock.now) };
   }, [hubId, version]);

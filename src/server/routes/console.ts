@@ -25,6 +25,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__sandbox/console/app.css">
 <script type="module" src="/__sandbox/console/app.js"></script>
 </head>
