@@ -107,7 +107,7 @@ function Items({ repoId, query }: { repoId: string; query: URLSearchParams }) {
     const r = await api.get(`/content-repositories/${repoId}`);
     const hubId = idFromLink(r._links?.hub);
     const hub = hubId ? await api.get(`/hubs/${hubId}`) : null;
-    const folders = await api.all(folder ? `/folders/${folder}/folders` : `/content-repositories/${repoId}/folders`, 'folders');
+    const folders = folder ? await api.all(`/folders/${folder}/folders`, 'folders') : await api.all(`/content-repositories/${repoId}/folders`, 'folders');
     const current = folder ? await api.get(`/folders/${folder}`) : null;
     return { r, hub, folders, current };
   }, [repoId, folder]);

@@ -218,12 +218,11 @@ function EditionPanel({ editionId, hubId, changed }: { editionId: string; hubId:
   const state = useData(async () => {
     const edition = await api.get(`/editions/${editionId}`);
     const event = await api.get(`/events/${edition.eventId}`);
-    const base = `/editions/${edition.id}`;
     const [slots, contents, conflicts, collisionsList, inRange, clock] = await Promise.all([
-      entries(`${base}/slots`, 'edition-slots'),
-      entries(`${base}/contents`, 'edition-content'),
-      entries(`${base}/conflicts`, 'conflicts'),
-      entries(`${base}/slot-collisions`, 'slot-collisions'),
+      entries(`/editions/${edition.id}/slots`, 'edition-slots'),
+      entries(`/editions/${edition.id}/contents`, 'edition-content'),
+      entries(`/editions/${edition.id}/conflicts`, 'conflicts'),
+      entries(`/editions/${edition.id}/slot-collisions`, 'slot-collisions'),
       api.all(`/hubs/${hubId}/editions`, 'editions', { rangeStart: edition.start, rangeEnd: edition.end }).catch(() => null),
       api.get('/__sandbox/clock'),
     ]);

@@ -94,14 +94,13 @@ function Playground({ index }: { index: any }) {
 }
 
 function Analytics({ hubId, index }: { hubId: string; index: any }) {
-  const base = `/hubs/${hubId}/search-indexes/${index.id}/analytics`;
   const state = useData(
     async () => ({
-      top: (await api.get(`${base}/top-searches`))._embedded?.['top-searches'] ?? [],
-      count: await api.get(`${base}/searches-count`),
-      noResults: await api.get(`${base}/no-results-rate`),
+      top: (await api.get(`/hubs/${hubId}/search-indexes/${index.id}/analytics/top-searches`))._embedded?.['top-searches'] ?? [],
+      count: await api.get(`/hubs/${hubId}/search-indexes/${index.id}/analytics/searches-count`),
+      noResults: await api.get(`/hubs/${hubId}/search-indexes/${index.id}/analytics/no-results-rate`),
     }),
-    [base],
+    [hubId, index.id],
   );
   return (
     <Section title="Analytics (last 7 days)">

@@ -7,7 +7,8 @@ import { notFound } from '../errors.js';
 // scripts/build-console.mjs). They hold no data: the page signs in and calls the API with a
 // bearer token like any other client, so these are the only routes it adds without a token.
 
-const DIST = new URL('../../console/', import.meta.url);
+// From the package root, so the same path works from dist/server/routes and (in tests) src/server/routes.
+const DIST = new URL('../../../dist/console/', import.meta.url);
 const ASSETS: Record<string, string> = { 'app.js': 'text/javascript;charset=UTF-8', 'app.css': 'text/css;charset=UTF-8' };
 
 /** Headers every console answer carries: no inline script, no framing, no referrer, no sniffing. */
