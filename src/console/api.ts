@@ -71,12 +71,19 @@ export class Api {
     if (!this.token) throw new ApiError(401, 'Not signed in');
     // The token is short-lived: renew it a little before it expires (the secret is in memory too).
     if (this.credentials && Date.now() > this.expiresAt - 30_000) await this.signIn(this.credentials.id, this.credentials.secret);
-    const res = await fetch(Api.url(path, query), {
-      method,
-      headers: { Authorization: `Bearer ${this.token}`, Accept: 'application/hal+json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
-    });
+    const send = () =>
+      fetch(Api.url(path, query), {
+        method,
+        headers: { Authorization: `Bearer ${this.token}`, Accept: 'application/hal+json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'omit',
+      });
+    let res = await send();
+    // Expiry follows the sandbox clock, which the console itself may move: sign in again once.
+    if (res.status === 401 && this.credentials) {
+      await this.signIn(this.credentials.id, this.credentials.secret);
+      res = await send();
+    }
     const text = await res.text();
     const json = text ? safeJson(text) : null;
     if (!res.ok) {
