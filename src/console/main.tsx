@@ -1,16 +1,26 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
-import { useRoute } from './router.js';
+import { useRoute, type Route } from './router.js';
 import { Field } from './ui.js';
 import { ContentView } from './views/content.js';
 import { ModelView } from './views/model.js';
 import { PlanningView } from './views/planning.js';
 import { DeliveriesView } from './views/deliveries.js';
-import { SearchView } from './views/search.js';
 import { SandboxView } from './views/sandbox.js';
 
 // The sandbox console: a sign-in form, then one view per area, each at its own #/ URL.
+
+/** The Search view carries chart.js (most of the bundle): loaded when first opened, not before the first view. */
+function SearchView(props: { route: Route }) {
+  const [mod, setMod] = useState<typeof import('./views/search.js') | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  useEffect(() => {
+    import('./views/search.js').then(setMod, setError);
+  }, []);
+  if (error) return <p class="error">{error.message}</p>;
+  return mod ? <mod.SearchView {...props} /> : <p class="muted">Loading…</p>;
+}
 
 const VIEWS = [
   { key: 'content', label: 'Content', View: ContentView },

@@ -9,7 +9,9 @@ import { notFound } from '../errors.js';
 
 // From the package root, so the same path works from dist/server/routes and (in tests) src/server/routes.
 const DIST = new URL('../../../dist/console/', import.meta.url);
-const ASSETS: Record<string, string> = { 'app.js': 'text/javascript;charset=UTF-8', 'app.css': 'text/css;charset=UTF-8' };
+const TYPES: Record<string, string> = { js: 'text/javascript;charset=UTF-8', css: 'text/css;charset=UTF-8' };
+/** app.js, app.css and the chunks of views loaded on demand: one plain file name, no path. */
+const ASSET_NAME = /^[A-Za-z0-9_-]+\.(js|css)$/;
 
 /** Headers every console answer carries: no inline script, no framing, no referrer, no sniffing. */
 const SECURITY: Record<string, string> = {
@@ -56,13 +58,13 @@ export function page(): Reply {
   return { status: 200, headers: { ...SECURITY, 'Cache-Control': 'no-store' }, raw: { contentType: 'text/html;charset=UTF-8', text: PAGE } };
 }
 
-/** GET /__sandbox/console/:asset: app.js or app.css, revalidated by ETag (they change with each build). */
+/** GET /__sandbox/console/:asset: a script or style of the bundle, revalidated by ETag (they change with each build). */
 export function asset(ctx: RequestContext): Reply {
   const name = ctx.params.asset!;
-  const type = ASSETS[name];
+  const type = ASSET_NAME.exec(name);
   if (!type) throw notFound('ConsoleAsset', name);
   const { text, etag } = load(name);
   const headers = { ...SECURITY, 'Cache-Control': 'no-cache', ETag: etag };
   if (ctx.req.header('if-none-match') === etag) return { status: 304, headers };
-  return { status: 200, headers, raw: { contentType: type, text } };
+  return { status: 200, headers, raw: { contentType: TYPES[type[1]!]!, text } };
 }
