@@ -33,6 +33,8 @@ const prune = (dir) => {
   }
 };
 prune(dist);
+// The console's bundle (dist/console), after the prune: it has no one-to-one source file.
+await (await import('./build-console.mjs')).buildConsole();
 
 const commandsDir = join(dist, 'commands');
 const files = [];

@@ -5,6 +5,7 @@
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, ExitCode, UsageError, type ApiErrorEntry } from '../core/errors.js';
 import { resolveDate, serviceNow } from '../cli/dates.js';
+import { IN_PUBLICATION, blockingChecks, overlapsOf, preconditions, timeChecks, type Check } from './schedule-checks.js';
 
 export interface Choice<T> {
   name: string;
@@ -68,17 +69,6 @@ export interface ScheduleResult {
   job?: { id: string; state: string; scheduledDate: string };
 }
 
-/** One precondition as the checklist shows it: `problem` unset means it holds. */
-interface Check {
-  label: string;
-  level: 'ERROR' | 'WARNING';
-  problem?: string;
-  fix?: string;
-}
-
-const IN_PUBLICATION = new Set(['SCHEDULING', 'SCHEDULED', 'PUBLISHING']);
-const START_CHECK = 'starts in the future';
-
 /**
  * Picks (or takes) the edition, checks it, settles the start date, schedules it and shows the
  * result. Nothing changes before the planner confirms, and a refused schedule leaves the edition
@@ -117,7 +107,7 @@ async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Pr
   const event = await deps.client.get<EventView>(`/events/${edition.eventId}`);
   const checks = await checklist(deps.client, edition, event);
   showChecklist(deps, edition, checks);
-  const blocking = checks.filter((c) => c.problem && c.level === 'ERROR' && c.label !== START_CHECK);
+  const blocking = blockingChecks(checks);
   if (blocking.length) {
     throw new CliError(`'${edition.name}' cannot be scheduled yet: ${blocking.map((c) => c.label).join('; ')}`, ExitCode.FAILURE, 'Fix what the checklist above names, then run again. Nothing was changed.');
   }
@@ -126,7 +116,7 @@ async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Pr
 
 async function confirmSchedule(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }, event: EventView): Promise<void> {
   const moved = window.start !== edition.start;
-  if (moved) showChecklist(deps, { ...edition, ...window }, await timeChecks(deps.client, { ...edition, ...window }, event), 'With the new dates');
+  if (moved) showChecklist(deps, { ...edition, ...window }, await timeChecksFor(deps.client, { ...edition, ...window }, event), 'With the new dates');
   const when = moved ? `${window.start} (moved from ${edition.start}; ends ${window.end})` : window.start;
   if (!(await deps.prompts!.confirm({ message: `Schedule '${edition.name}' to publish at ${when}?`, default: true }))) throw new UsageError('Cancelled; nothing was changed.');
 }
@@ -157,10 +147,7 @@ async function pickEvent(deps: ScheduleDeps): Promise<string> {
   return deps.prompts!.select({ message: 'Event', choices: active.map((e) => ({ name: `${e.name} (${e.start} – ${e.end})`, value: e.id })) });
 }
 
-/**
- * Every precondition of scheduling, from what the service answers about the edition: its event,
- * start, content, slots, conflicts, slot collisions and scheduled editions overlapping it.
- */
+/** Every precondition of scheduling, from what the service answers about the edition (schedule-checks.ts decides). */
 async function checklist(client: ApiClient, edition: EditionView, event: EventView): Promise<Check[]> {
   const base = `/editions/${edition.id}`;
   const [slots, contents, conflicts, collisions] = await Promise.all([
@@ -169,66 +156,12 @@ async function checklist(client: ApiClient, edition: EditionView, event: EventVi
     entries(client, `${base}/conflicts`, 'conflicts'),
     entries(client, `${base}/slot-collisions`, 'slot-collisions'),
   ]);
-  const invalid = (slots ?? []).filter((s) => s.status === 'INVALID');
-  const open = (conflicts ?? []).filter((c) => c.resolvedVersion === undefined);
-  return [
-    {
-      label: `event '${event.name}' is active`,
-      level: 'ERROR',
-      problem: event.status === 'ACTIVE' ? undefined : 'the event is archived: its editions cannot be scheduled',
-      fix: `copy the edition into an active event: cms edition create --event <event> --copy-from ${edition.id}`,
-    },
-    {
-      label: 'has content',
-      level: 'ERROR',
-      problem: slots === null || contents === null ? unknown() : slots.length + contents.length ? undefined : 'the edition has no slot and no content snapshot',
-      fix: `assign a slot (POST ${base}/slots) or add a snapshot (POST ${base}/contents)`,
-    },
-    {
-      label: 'every slot is VALID',
-      level: 'ERROR',
-      problem: slots === null ? unknown() : invalid.length ? `${invalid.length} INVALID slot(s): ${invalid.map((s) => `${s.slotLabel} (${s.slotId})`).join(', ')}` : undefined,
-      fix: 'choose a snapshot for every empty link of the slot content (PUT …/slots/<id>/content)',
-    },
-    {
-      label: 'no unresolved conflicts',
-      level: 'ERROR',
-      problem: conflicts === null ? unknown() : open.length ? `${open.length} item(s) at different versions: ${open.map((c) => `${c.label || c.id} (versions ${versionsOf(c)})`).join(', ')}` : undefined,
-      fix: `choose a version for each: POST ${base}/conflicts/resolve`,
-    },
-    {
-      label: 'no slot collisions',
-      level: 'WARNING',
-      problem:
-        collisions === null
-          ? unknown()
-          : collisions.length
-            ? collisions.map((c) => `${c.slotLabel} is also in ${(c.collidingEditions ?? []).map((o: EditionView) => `'${o.name}'`).join(', ')}`).join('; ')
-            : undefined,
-      fix: 'the later-starting edition wins the slot while both run; move or change one, or schedule with --ignore-warnings',
-    },
-    ...(await timeChecks(client, edition, event)),
-  ];
+  return preconditions(edition, event, { slots, contents, conflicts, collisions }, await serviceNow(client), await overlapping(client, edition, event));
 }
 
-/** The checks that depend on the edition's dates: a start in the future, and scheduled editions overlapping it. */
-async function timeChecks(client: ApiClient, edition: Pick<EditionView, 'id' | 'start' | 'end'>, event: EventView): Promise<Check[]> {
-  const now = await serviceNow(client);
-  const overlaps = await overlapping(client, edition, event);
-  return [
-    {
-      label: START_CHECK,
-      level: 'ERROR',
-      problem: Date.parse(edition.start) > now ? undefined : `it starts at ${edition.start}, before the service's now (${new Date(now).toISOString()})`,
-      fix: 'pick a later start date below (or --start +1h)',
-    },
-    {
-      label: 'no scheduled edition overlaps it',
-      level: 'WARNING',
-      problem: overlaps === null ? unknown() : overlaps.length ? overlaps.map((o) => `'${o.name}' (${o.publishingStatus}, ${o.start} – ${o.end})`).join(', ') : undefined,
-      fix: 'items both publish go live at the later start; check they agree, or schedule with --ignore-warnings',
-    },
-  ];
+/** The checks that depend on the edition's dates, for a moved edition. */
+async function timeChecksFor(client: ApiClient, edition: Pick<EditionView, 'id' | 'start' | 'end'>, event: EventView): Promise<Check[]> {
+  return timeChecks(edition, await serviceNow(client), await overlapping(client, edition, event));
 }
 
 /** Scheduled editions of the hub whose time range overlaps the edition's (GET /hubs/{hub}/editions by range). */
@@ -236,11 +169,9 @@ async function overlapping(client: ApiClient, edition: Pick<EditionView, 'id' | 
   const hub = event._links?.hub?.href.split('/').pop();
   if (!hub) return null;
   try {
-    const found: EditionView[] = [];
-    for await (const e of client.paginate<EditionView>(`/hubs/${hub}/editions`, 'editions', { query: { rangeStart: edition.start, rangeEnd: edition.end } })) {
-      if (e.id !== edition.id && IN_PUBLICATION.has(e.publishingStatus)) found.push(e);
-    }
-    return found;
+    const inRange: EditionView[] = [];
+    for await (const e of client.paginate<EditionView>(`/hubs/${hub}/editions`, 'editions', { query: { rangeStart: edition.start, rangeEnd: edition.end } })) inRange.push(e);
+    return overlapsOf(edition, inRange);
   } catch (err) {
     if (err instanceof ApiError) return null;
     throw err;
@@ -258,8 +189,6 @@ async function entries(client: ApiClient, path: string, key: string): Promise<an
   }
 }
 
-const unknown = () => 'could not be checked (the service did not answer)';
-const versionsOf = (c: { versions?: { version: number }[] }) => [...new Set((c.versions ?? []).map((v) => v.version))].join(', ');
 
 function showChecklist(deps: ScheduleDeps, edition: Pick<EditionView, 'name' | 'start' | 'end'>, checks: Check[], heading = 'Checking'): void {
   deps.say(`${heading} '${edition.name}' (${edition.start} – ${edition.end}):`);

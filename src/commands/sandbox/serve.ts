@@ -67,11 +67,12 @@ export default defineCommand<Opts>({
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
-    const info = { url: server.url, apiUrl: `${server.url}/v2/content`, authUrl: server.url, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET, dataDir: directory };
+    const info = { url: server.url, consoleUrl: `${server.url}/`, apiUrl: `${server.url}/v2/content`, authUrl: server.url, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET, dataDir: directory };
     if (ctx.globals.output === 'table') {
       ctx.io.out(
         [
           `Sandbox listening on ${info.url}`,
+          `  Console        ${info.consoleUrl}`,
           `  API base       ${info.apiUrl}`,
           `  Token endpoint ${info.url}/oauth/token`,
           `  Client id      ${info.clientId}`,

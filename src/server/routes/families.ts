@@ -7,6 +7,8 @@ type Family = Record<string, Handler>;
 export const families: Record<string, () => Promise<Family>> = {
   oauth: () => import('./oauth.js'),
   sandbox: () => import('./sandbox.js'),
+  sandboxJobs: () => import('./sandbox-jobs.js'),
+  console: () => import('./console.js'),
   root: () => import('./root.js'),
   hubs: () => import('./hubs.js'),
   repositories: () => import('./repositories.js'),

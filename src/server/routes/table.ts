@@ -100,6 +100,13 @@ export const routes: RouteDef[] = [
   route('GET', '/__sandbox/faults', 'sandbox.getFaults', { sandboxAdmin: true }),
   route('POST', '/__sandbox/faults', 'sandbox.setFaults', { sandboxAdmin: true, body: 'sandbox.faults' }),
   route('DELETE', '/__sandbox/faults', 'sandbox.clearFaults', { sandboxAdmin: true }),
+  // The console: a page and its static assets (no data, so no token), and what the API lacks for it
+  route('GET', '/', 'console.page', { public: true, html: true }),
+  route('GET', '/__sandbox/console', 'console.page', { public: true, html: true }),
+  route('GET', '/__sandbox/console/:asset', 'console.asset', { public: true, html: true }),
+  route('GET', '/__sandbox/hubs/:hubId/bulk-jobs', 'sandboxJobs.listBulkJobs', { acl: HUB_READ }),
+  route('GET', '/__sandbox/hubs/:hubId/publishing-jobs', 'sandboxJobs.listPublishingJobs', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  route('POST', '/__sandbox/hubs/:hubId/webhooks/:webhookId/requests/:requestId/resend', 'sandboxJobs.resendRequest', { fn: [FN('WEBHOOK', 'EDIT')], acl: HUB_READ }),
 
   // Root and information
   v2('GET', '', 'root.getRoot'),

@@ -1,0 +1,195 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CliHome } from '../helpers/cli.js';
+import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
+import { Api } from '../helpers/server.js';
+
+// The sandbox console in a real headless Chromium against a served demo sandbox: sign in, walk
+// every view, schedule an edition, move the clock and see the live content change, open a
+// delivery. Each view's screenshot is saved under test-artifacts/console/; with
+// CMS_CONSOLE_SCREENSHOTS=docs they are copied to docs/console/ for docs/console.md.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'console');
+const DOCS = join(ROOT, 'docs', 'console');
+const CHROMIUM = process.env.CMS_CHROMIUM ?? '/usr/bin/chromium';
+const WAIT = { timeout: Number(process.env.CMS_CONSOLE_WAIT_MS) || 30_000 };
+const HOST = 'https://schemas.example.com';
+const CORE = `${HOST}/cms/schema/v1/core#/definitions`;
+
+describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
+  const home = new CliHome();
+  let served: ServedSandbox;
+  let browser: Browser;
+  let page: Page;
+  let api: Api;
+  const ids: Record<string, string> = {};
+
+  async function shot(name: string): Promise<void> {
+    const file = join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    if (process.env.CMS_CONSOLE_SCREENSHOTS === 'docs') copyFileSync(file, join(DOCS, `${name}.png`));
+  }
+
+  async function signIn(): Promise<void> {
+    await page.getByLabel('Client id').waitFor(WAIT);
+    // Prefilled with the sandbox admin client on a local sandbox.
+    expect(await page.getByLabel('Client id').inputValue()).toBe('sandbox-admin');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  const view = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    if (process.env.CMS_CONSOLE_SCREENSHOTS === 'docs') mkdirSync(DOCS, { recursive: true });
+    const demo = await home.run(['demo'], { timeout: 120_000 });
+    if (demo.exitCode !== 0) throw new Error(`cms demo failed: ${demo.stderr}`);
+    served = await serveSandbox(home.env);
+    api = await new Api(served.url).login();
+
+    // A second DRAFT edition on the demo's hero slot, starting two days from now: the one the
+    // test schedules from the console.
+    const hub = (await api.get('/hubs')).body._embedded.hubs.find((h: any) => h.name === 'demo');
+    ids.hub = hub.id;
+    const repos = (await api.get(`/hubs/${hub.id}/content-repositories`)).body._embedded['content-repositories'];
+    ids.content = repos.find((r: any) => r.name === 'content').id;
+    const slots = repos.find((r: any) => r.name === 'slots').id;
+    const slot = (await api.get(`/content-repositories/${slots}/content-items`)).body._embedded['content-items'][0];
+    const items = (await api.get(`/content-repositories/${ids.content}/content-items`)).body._embedded['content-items'];
+    ids.launch = items.find((i: any) => i.label === 'Launch announcement').id;
+    const roundup = items.find((i: any) => i.label === 'Weekly roundup').id;
+    const event = (await api.get(`/hubs/${hub.id}/events`)).body._embedded.events[0];
+    const now = Date.parse((await api.get('/__sandbox/clock')).body.now);
+    const day = 86_400_000;
+    const edition = (await api.post(`/events/${event.id}/editions`, { name: 'Evening', start: new Date(now + 2 * day).toISOString(), end: new Date(now + 4 * day).toISOString(), activeEndDate: false })).body;
+    ids.edition = edition.id;
+    const snapshot = (await api.post(`/hubs/${hub.id}/snapshots`, { comment: 'Evening', createdFrom: 'content-item', type: 'USER', contentRoot: roundup })).body;
+    const assigned = (await api.post(`/editions/${edition.id}/slots`, [{ slot: slot.id }])).body._embedded['edition-slots'][0];
+    const content = await api.put(`/editions/${edition.id}/slots/${assigned.id}/content`, {
+      body: { _meta: { schema: `${HOST}/demo/hero-slot.json`, name: 'home-hero' }, hero: { _meta: { schema: `${CORE}/content-link` }, contentType: `${HOST}/demo/article.json`, id: snapshot.id } },
+    });
+    if (content.status >= 300) throw new Error(`slot content: ${content.status} ${content.text}`);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+    page.setDefaultTimeout(WAIT.timeout);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    home.cleanup();
+  });
+
+  it('signs in and shows the hubs, then repositories, folders, items and an item with its versions', async () => {
+    await page.goto(`${served.url}/`);
+    await signIn();
+    await page.locator('#hubs-table').getByRole('link', { name: 'Demo hub' }).waitFor(WAIT);
+    await shot('content-hubs');
+    await page.getByRole('link', { name: 'Demo hub' }).click();
+    await page.locator('main table').getByRole('link', { name: 'Content', exact: true }).click();
+    await page.locator('#items-table').getByRole('link', { name: 'Launch announcement' }).waitFor(WAIT);
+    await page.getByRole('link', { name: /news/ }).click();
+    await page.getByRole('heading', { name: 'Content / news' }).waitFor(WAIT);
+    await shot('content-items');
+    await page.getByLabel('Search items').fill('rocket');
+    await page.getByRole('button', { name: 'Search' }).click();
+    // The search is scoped to the folder: the rocket article is under features.
+    await page.getByText('Nothing matches.').waitFor(WAIT);
+    await page.goBack();
+    await page.goBack();
+    await page.locator('#items-table').getByRole('link', { name: 'Launch background' }).waitFor(WAIT);
+    await page.locator('#items-table').getByRole('link', { name: 'Launch announcement' }).click();
+    await page.getByRole('heading', { name: 'Launch announcement' }).waitFor(WAIT);
+    const facts = page.locator('#item-facts');
+    await expect.poll(() => facts.innerText()).toContain('news/launch');
+    // The body as a tree with the schema's labels, and the diff between two versions.
+    await page.getByText('We launch today!').first().waitFor(WAIT);
+    await page.getByLabel('Compare version').selectOption('1');
+    await page.locator('table.diff').getByText('We launch today!').waitFor(WAIT);
+    await shot('content-item');
+  });
+
+  it('opens a deep link after signing in, and the back button returns to the previous view', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+    await fresh.goto(`${served.url}/__sandbox/console#/content/item/${ids.launch}`);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByRole('heading', { name: 'Launch announcement' }).waitFor(WAIT);
+    await fresh.locator('.crumbs').getByRole('link', { name: 'Content', exact: true }).click();
+    await fresh.locator('#items-table').waitFor(WAIT);
+    await fresh.goBack();
+    await fresh.getByRole('heading', { name: 'Launch announcement' }).waitFor(WAIT);
+    await fresh.close();
+  });
+
+  it('shows the content model', async () => {
+    await view('Content model');
+    await page.locator('#schemas-table').getByRole('link', { name: /article\.json/ }).waitFor(WAIT);
+    await shot('content-model');
+    await page.locator('#schemas-table').getByRole('link', { name: /article\.json/ }).click();
+    await page.getByRole('heading', { name: 'Article' }).waitFor(WAIT);
+    await shot('content-model-schema');
+  });
+
+  it('schedules an edition with the checklist, and the live content changes when the clock moves', async () => {
+    await view('Planning');
+    await page.locator('#timeline').getByRole('link', { name: 'Evening' }).first().waitFor(WAIT);
+    const heroRow = page.locator('#live-table tbody tr').first();
+    await heroRow.waitFor(WAIT);
+    expect(await heroRow.innerText()).not.toContain('Evening');
+    // The two editions share the hero slot while both run: marked on the timeline.
+    await page.getByText('⚠ collision').first().waitFor(WAIT);
+    await page.locator('.edition-name').getByRole('link', { name: 'Evening' }).click();
+    await page.locator('#checklist').getByText('has content').waitFor(WAIT);
+    await expect.poll(() => page.locator('#checklist').innerText()).toContain('no slot collisions');
+    await page.getByLabel('Ignore warnings').check();
+    await page.locator('#schedule-button').click();
+    await page.locator('#schedule-message').getByText(/is scheduled/).waitFor(WAIT);
+    await page.locator('#unschedule-button').waitFor(WAIT);
+    await shot('planning');
+
+    // Dragging (here: typing) the now line past the start shows Evening live in the slot.
+    await page.getByLabel('Date and time (ISO)').fill(new Date(Date.now() + 3 * 86_400_000).toISOString());
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await expect.poll(() => heroRow.innerText()).toContain('Evening');
+    await page.getByRole('button', { name: 'Back to the sandbox clock' }).click();
+    await expect.poll(() => heroRow.innerText()).not.toContain('Evening');
+
+    // Moving the sandbox clock publishes it: live at the clock now.
+    await view('Sandbox');
+    await page.getByLabel(/Advance by/).fill('3d');
+    await page.getByRole('button', { name: 'Advance' }).click();
+    await page.locator('#sandbox-message').getByText(/Advanced by 3d/).waitFor(WAIT);
+    await shot('sandbox');
+    await view('Planning');
+    await expect.poll(() => page.locator('#live-table tbody tr').first().innerText(), { timeout: 30_000 }).toContain('Evening');
+    await api.login(); // its token expired when the clock moved
+    expect((await api.get(`/editions/${ids.edition}`)).body.publishingStatus).toBe('PUBLISHED');
+    await shot('planning-live');
+  });
+
+  it('opens a webhook delivery with its request, signature and answer, and the jobs', async () => {
+    await view('Deliveries and jobs');
+    await page.getByRole('link', { name: 'Demo receiver' }).click();
+    const firstAttempt = page.locator('#attempts-table tbody tr a').first();
+    await firstAttempt.waitFor(WAIT);
+    await firstAttempt.click();
+    const detail = page.locator('#delivery-detail');
+    await detail.waitFor(WAIT);
+    await expect.poll(() => detail.innerText()).toMatch(/Signature\s+\S{20,}/);
+    await page.getByRole('heading', { name: 'Publishing jobs' }).waitFor(WAIT);
+    await shot('deliveries');
+  });
+
+  it('runs a query in the search playground and shows the analytics', async () => {
+    await view('Search');
+    await page.getByLabel('Query', { exact: true }).fill('launch');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#query-answer').getByText(/\d+ hits?/).waitFor(WAIT);
+    await page.getByText('Top searches').waitFor(WAIT);
+    await shot('search');
+  });
+});
