@@ -15,6 +15,10 @@ class Interrupted extends CliError {
 export async function main(argv: string[]): Promise<number> {
   const { buildProgram, selectedGroupPath, protectNegativeDurations } = await import('./program.js');
   argv = protectNegativeDurations(argv);
+  // --utc: dates typed without an offset, and dates shown, are UTC; Node reads TZ on each use.
+  const utc = argv.includes('--utc');
+  const zoneGiven = Boolean(process.env.TZ);
+  if (utc) process.env.TZ = 'UTC';
   const manifest = startupManifest(argv, selectedGroupPath);
   let ctx: Context | null = null;
   let debug = argv.includes('--debug');
@@ -33,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     const { render } = await import('../output/render.js');
     const verb = (await import(new URL(`../${spec.module}`, import.meta.url).href)).default;
     const out = await verb.run(ctx, args, opts);
-    await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet }, ctx.io);
+    await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) }, ctx.io);
     if (out?.failure) throw out.failure;
   }, argv);
 

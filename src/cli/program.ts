@@ -67,6 +67,7 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     .option('--columns <names>', 'table columns to show, e.g. id,label,status (a header or a dotted field path)')
     .option('--no-headers', 'tables without their header row')
     .option('-q, --quiet', 'print only ids, one per line (for xargs)')
+    .option('--utc', 'show and read dates in UTC (default: local time on a terminal or when TZ is set; JSON is always UTC)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; missing values are a usage error')
     .option('--debug', 'print requests and responses on stderr (secrets redacted)')

@@ -1,6 +1,7 @@
 import type { IO } from '../cli/io.js';
 import type { PageInfo } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
+import { localStamp } from '../cli/dates.js';
 import type { Column, Output } from './result.js';
 
 import type { Format } from './formats.js';
@@ -16,6 +17,8 @@ export interface RenderOptions {
   headers?: boolean;
   /** -q/--quiet: only ids, one per line (for xargs). */
   quiet?: boolean;
+  /** Tables and records show UTC stamps as local time (a terminal or TZ set, and no --utc). */
+  localTime?: boolean;
 }
 
 /**
@@ -124,9 +127,9 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
       const wide = opts.format === 'wide';
       if (isList) {
         const rows = value as unknown[];
-        return printTable(rows, chooseColumns(rows, columns, opts.columns, wide), io, { wide, headers: opts.headers !== false });
+        return printTable(rows, chooseColumns(rows, columns, opts.columns, wide), io, { wide, headers: opts.headers !== false, show: shown(opts) });
       }
-      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false) : columns, io, Boolean(opts.columns));
+      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false) : columns, io, Boolean(opts.columns), shown(opts));
     }
   }
 }
@@ -194,10 +197,16 @@ function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: st
   return [...own, ...inferColumns(rows, Infinity).filter((c) => !shown.has(c.value as string))];
 }
 
-async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wide: boolean; headers: boolean }): Promise<void> {
+/** How a cell's text is shown: UTC stamps in local time when asked. */
+type Show = (text: string) => string;
+
+const UTC_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const shown = (opts: RenderOptions): Show => (opts.localTime ? (t) => (UTC_STAMP.test(t) ? localStamp(Date.parse(t)) : t) : (t) => t);
+
+async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wide: boolean; headers: boolean; show: Show }): Promise<void> {
   if (!io.isTTY) {
     // Piped: stable, headerless, tab-separated; tabs and newlines inside values become spaces.
-    for (const row of rows) io.out(`${columns.map((c) => oneLine(cell(row, c))).join('\t')}\n`);
+    for (const row of rows) io.out(`${columns.map((c) => opts.show(oneLine(cell(row, c)))).join('\t')}\n`);
     return;
   }
   if (!rows.length) {
@@ -205,7 +214,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
     return;
   }
   const paint = await io.colors();
-  const cells = rows.map((row) => columns.map((c) => oneLine(cell(row, c))));
+  const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
   const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
@@ -255,7 +264,7 @@ export function fitWidths(natural: number[], ids: boolean[], headers: number[], 
  * One resource: its kind's important fields first, then every other field; nested values as an
  * indented YAML block under their name, so a body is readable. Piped: `field<TAB>value` lines.
  */
-async function printRecord(value: unknown, columns: Column[] | undefined, io: IO, only: boolean): Promise<void> {
+async function printRecord(value: unknown, columns: Column[] | undefined, io: IO, only: boolean, show: Show): Promise<void> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     io.out(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
     return;
@@ -267,7 +276,7 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
   const fields = [...(columns ?? []), ...rest];
   if (!io.isTTY) {
     // Piped: field names (what -o json and --query call them), one per line.
-    for (const c of fields) io.out(`${typeof c.value === 'string' ? c.value : c.header.toLowerCase()}\t${oneLine(cell(value, c))}\n`);
+    for (const c of fields) io.out(`${typeof c.value === 'string' ? c.value : c.header.toLowerCase()}\t${show(oneLine(cell(value, c)))}\n`);
     return;
   }
   const paint = await io.colors();
@@ -279,7 +288,7 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
       const block = stringify(v).trimEnd().split('\n').map((l: string) => `  ${l}`).join('\n');
       io.out(`${paint.bold(c.header)}\n${block}\n`);
     } else {
-      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(cell(value, c), paint)}\n`);
+      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(cell(value, c)), paint)}\n`);
     }
   }
 }

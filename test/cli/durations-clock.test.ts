@@ -34,3 +34,28 @@ describe('durations and the sandbox clock (built binary)', () => {
     expect(Math.abs(Date.parse(reset.now) - Date.now())).toBeLessThan(60_000);
   });
 });
+
+describe('dates: typed and shown in local time on a terminal or with TZ, UTC with --utc and in JSON', () => {
+  const home = new CliHome();
+  const paris = { env: { TZ: 'Europe/Paris' } };
+  beforeAll(async () => {
+    expect((await home.run(['hub', 'create', '--name', 'dates', '--label', 'Dates'])).exitCode).toBe(0);
+    await home.run(['sandbox', 'clock', 'set', '2026-07-01T10:00:00Z']);
+  });
+  afterAll(() => home.cleanup());
+
+  it('tomorrow 09:00 is local (TZ), JSON is UTC, tables show local time, --utc shows UTC', async () => {
+    const created = await home.json(['event', 'create', '--name', 'launch', '--start', 'tomorrow 09:00', '--end', '2026-07-02T18:00'], paris);
+    expect(created.start).toBe('2026-07-02T07:00:00.000Z');
+    expect(created.end).toBe('2026-07-02T16:00:00.000Z');
+    const local = await home.run(['event', 'list'], paris);
+    expect(local.stdout).toContain('2026-07-02 09:00:00 +02:00');
+    const utc = await home.run(['event', 'list', '--utc'], paris);
+    expect(utc.stdout).toContain('2026-07-02T07:00:00.000Z');
+    const piped = await home.run(['event', 'list']);
+    expect(piped.stdout).toContain('2026-07-02T07:00:00.000Z');
+    const now = await home.json(['event', 'create', '--name', 'now', '--start', 'now', '--end', '+2h']);
+    // now is the service's clock (set to 10:00 above, running since), not this machine's.
+    expect(Math.abs(Date.parse(now.start) - Date.parse('2026-07-01T10:00:00Z'))).toBeLessThan(60_000);
+  });
+});

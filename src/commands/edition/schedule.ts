@@ -22,7 +22,7 @@ export default defineCommand<Opts>({
   args: [{ name: 'edition', description: 'edition id (asked for on a terminal when missing)' }],
   options: [
     { flags: '--event <id|name>', description: 'the event to pick the edition from' },
-    { flags: '--start <date>', description: 'publish at: ISO date-time or +<duration> from now (default: the edition start)' },
+    { flags: '--start <date>', description: 'publish at: tomorrow 09:00, +2h, or a date-time, local unless it has Z or an offset (default: the edition start)' },
     { flags: '--ignore-warnings', description: 'schedule despite warnings (slot collisions, overlapping editions)' },
     yesOption,
     hubOption,

@@ -11,7 +11,7 @@ import { unknownName } from '../../cli/suggest.js';
 export const EVENT_COLUMNS = [col('id'), col('name'), col('start'), col('end'), col('status')];
 export const EDITION_COLUMNS = [col('id'), col('name'), col('state', 'publishingStatus'), col('start'), col('end'), col('status'), col('event', 'eventId')];
 
-const DATE_HELP = 'ISO date-time (2026-12-24T09:00:00Z) or +<duration> from now on the service clock (+2h, +1d)';
+const DATE_HELP = 'now, today 09:00, tomorrow 09:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09:00 is local time; add Z or an offset for UTC)';
 export const startOption: OptionSpec = { flags: '--start <date>', description: `start: ${DATE_HELP}` };
 export const endOption: OptionSpec = { flags: '--end <date>', description: `end: ${DATE_HELP}` };
 export const commentOption: OptionSpec = { flags: '--comment <text>', description: 'comment (at most 250 characters)' };

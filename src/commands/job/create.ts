@@ -9,7 +9,7 @@ export default defineCommand<{ snapshot?: string; at?: string }>({
   examples: ['cms job create --snapshot 5f1a2b3c4d5e6f7a8b9c0d1e --at 2026-12-24T09:00:00Z', 'cms job create --snapshot 5f1a2b3c4d5e6f7a8b9c0d1e --at +2h'],
   options: [
     { flags: '--snapshot <id>', description: 'snapshot to publish' },
-    { flags: '--at <date>', description: 'ISO date-time, or +<duration> from now (+90m, +2h, +1d); default now' },
+    { flags: '--at <date>', description: 'when: now, tomorrow 09:00, +2h, or a date-time (local unless it has Z or an offset); default now' },
   ],
   async run(ctx, _args, opts) {
     if (!opts.snapshot) throw new UsageError('Give --snapshot <id>');

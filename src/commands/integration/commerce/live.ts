@@ -18,7 +18,7 @@ export default defineCommand<{ slot: string; at?: string }>({
   args: [{ name: 'integration', description: 'commerce integration id', required: true }],
   options: [
     { flags: '--slot <id>', description: 'slot content item id (required)' },
-    { flags: '--at <time>', description: 'ISO date-time or +<duration> from now (default: now on the service clock)' },
+    { flags: '--at <time>', description: 'now, tomorrow 09:00, +2h, or a date-time, local unless it has Z or an offset (default: now on the service clock)' },
   ],
   async run(ctx, args, opts) {
     if (!opts.slot) throw new UsageError('Name the slot: --slot <slot item id>');
