@@ -587,7 +587,8 @@ _cms_opts=(
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
 --handler:URL that receives deliveries (repeatable)
---secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body)) (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the signing secret from standard input
 --header:custom header sent with each delivery (repeatable)
 --secret-header:custom header whose value is never shown again (repeatable)
 --method:HTTP method of deliveries
@@ -607,7 +608,8 @@ _cms_opts=(
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
 --handler:URL that receives deliveries (repeatable)
---secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body)) (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the signing secret from standard input
 --header:custom header sent with each delivery (repeatable)
 --secret-header:custom header whose value is never shown again (repeatable)
 --method:HTTP method of deliveries
@@ -763,7 +765,8 @@ _cms_opts=(
 --faults-seed:seed for the fault dice (same seed, same faults)'
   'cms sandbox status' ''
   'cms sandbox client create' '--id:client id
---secret:client secret
+--secret:client secret (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the client secret from standard input
 --label:description of the client
 --permission:functional permissions (comma list, repeatable; "all" for every one)
 --acl:hub\:<id|name>\:<PERMS> or repo\:<id>\:<PERMS> (repeatable)'
