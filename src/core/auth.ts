@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensurePrivateDir } from '../config/private-dir.js';
 import { ApiError, CliError, ExitCode } from './errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import type { ExchangeListener } from './client.js';
@@ -129,7 +130,7 @@ export class TokenProvider {
       const now = Date.now();
       for (const [k, v] of Object.entries(all)) if (v.expiresAt < now) delete all[k];
       all[this.cacheKey()] = entry;
-      mkdirSync(join(this.cacheFile, '..'), { recursive: true, mode: 0o700 });
+      ensurePrivateDir(dirname(this.cacheFile), 'config directory');
       const tmp = `${this.cacheFile}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
       renameSync(tmp, this.cacheFile);
