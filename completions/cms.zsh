@@ -1,7 +1,7 @@
 #compdef cms
 # zsh completion for cms. Generated from the command tree: do not edit.
 # Install: cms completion zsh > "${fpath[1]}/_cms"
-typeset -gA _cms_subs _cms_opts _cms_vals _cms_args
+typeset -gA _cms_subs _cms_opts _cms_vals _cms_args _cms_valopts
 _cms_subs=(
   'cms' 'hub:Hubs\: the root of every other resource
 repo:Content repositories of a hub
@@ -587,7 +587,8 @@ _cms_opts=(
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
 --handler:URL that receives deliveries (repeatable)
---secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body)) (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the signing secret from standard input
 --header:custom header sent with each delivery (repeatable)
 --secret-header:custom header whose value is never shown again (repeatable)
 --method:HTTP method of deliveries
@@ -607,7 +608,8 @@ _cms_opts=(
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
 --handler:URL that receives deliveries (repeatable)
---secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))
+--secret:signs deliveries\: X-Webhook-Signature = base64(HMAC-SHA256(secret, body)) (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the signing secret from standard input
 --header:custom header sent with each delivery (repeatable)
 --secret-header:custom header whose value is never shown again (repeatable)
 --method:HTTP method of deliveries
@@ -763,7 +765,8 @@ _cms_opts=(
 --faults-seed:seed for the fault dice (same seed, same faults)'
   'cms sandbox status' ''
   'cms sandbox client create' '--id:client id
---secret:client secret
+--secret:client secret (prefer --secret-stdin\: flags show in process lists)
+--secret-stdin:read the client secret from standard input
 --label:description of the client
 --permission:functional permissions (comma list, repeatable; "all" for every one)
 --acl:hub\:<id|name>\:<PERMS> or repo\:<id>\:<PERMS> (repeatable)'
@@ -987,28 +990,195 @@ _cms_args=(
   'cms admin revoke' 'hubs content-repositories'
   'cms completion' 'bash zsh fish'
 )
+_cms_valopts=(
+  'cms' ' --profile -o --output --query '
+  'cms hub clone' ' --from --to --step --webhooks --concurrency --resume --progress '
+  'cms hub create' ' --name --label --description --body-file --set '
+  'cms hub list' ' --limit '
+  'cms hub settings' ' --virtual-staging --preview-virtual-staging --locales --body-file --set '
+  'cms hub share' ' --user --permission '
+  'cms hub update' ' --name --label --description --body-file --set '
+  'cms repo create' ' --hub --name --label --feature --body-file --set '
+  'cms repo delete' ' --hub '
+  'cms repo find-by-feature' ' --hub --limit '
+  'cms repo get' ' --hub '
+  'cms repo list' ' --hub --limit '
+  'cms repo locales' ' --hub '
+  'cms repo localization-group' ' --hub --add '
+  'cms repo share' ' --hub --user --permission '
+  'cms repo update' ' --hub --name --label --body-file --set '
+  'cms repo features add' ' --hub '
+  'cms repo features remove' ' --hub '
+  'cms schema apply' ' --hub --resume --progress '
+  'cms schema archive' ' --hub '
+  'cms schema create' ' --hub --file --schema-id --validation-level --label --repo '
+  'cms schema get' ' --hub --version '
+  'cms schema list' ' --hub --status --sort --limit '
+  'cms schema resolve' ' --hub --file '
+  'cms schema unarchive' ' --hub '
+  'cms schema update' ' --hub --file --validation-level '
+  'cms schema versions' ' --hub --limit '
+  'cms type apply' ' --hub --resume --progress '
+  'cms type archive' ' --hub '
+  'cms type assign' ' --hub --repo '
+  'cms type effective' ' --hub '
+  'cms type get' ' --hub '
+  'cms type list' ' --hub --status --sort --limit '
+  'cms type register' ' --hub --label --body-file --set '
+  'cms type schema' ' --hub '
+  'cms type sync' ' --hub '
+  'cms type unarchive' ' --hub '
+  'cms type unassign' ' --hub --repo '
+  'cms type update' ' --hub --label --body-file --set '
+  'cms folder create' ' --hub --repo --parent '
+  'cms folder list' ' --hub --repo --parent --limit '
+  'cms item bulk-update' ' --file '
+  'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
+  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set '
+  'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --progress '
+  'cms item facet' ' --hub --field --search --sort --size --body-file '
+  'cms item find' ' --hub --projection --sort --limit '
+  'cms item get' ' --version --key --hub '
+  'cms item graph' ' --hub '
+  'cms item history' ' --limit '
+  'cms item import' ' --hub --repo --folder --concurrency --resume --progress '
+  'cms item list' ' --hub --repo --folder --status --sort --limit '
+  'cms item localizations' ' --limit '
+  'cms item localize' ' --locale --timeout '
+  'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
+  'cms item render' ' --template '
+  'cms item restore' ' --to '
+  'cms item update' ' --label --folder --locale --assignee --version --body-file --set '
+  'cms item versions' ' --limit '
+  'cms workflow assign' ' --hub '
+  'cms workflow create' ' --hub --label --color '
+  'cms workflow get' ' --hub '
+  'cms workflow list' ' --hub --limit '
+  'cms workflow update' ' --hub --label --color '
+  'cms event archive' ' --hub '
+  'cms event create' ' --hub --name --start --end --comment --brief --body-file --set '
+  'cms event delete' ' --hub '
+  'cms event get' ' --hub '
+  'cms event list' ' --hub --sort --limit '
+  'cms event update' ' --hub --name --start --end --comment --brief --body-file --set '
+  'cms edition content' ' --add-snapshot --limit '
+  'cms edition create' ' --event --name --start --end --comment --copy-from --hub --body-file --set '
+  'cms edition list' ' --event --from --to --hub --sort --limit '
+  'cms edition preview' ' --type '
+  'cms edition resolve' ' --item --version --comment '
+  'cms edition schedule' ' --event --start --hub '
+  'cms edition slot-content' ' --snapshot --property --body-file '
+  'cms edition slots' ' --add --copy-from --remove --limit '
+  'cms edition update' ' --name --start --end --comment --body-file --set '
+  'cms slot create' ' --hub --repo --label --schema --body-file --set '
+  'cms slot list' ' --hub --repo --limit '
+  'cms snapshot batch' ' --hub --root --comment --type --body-file '
+  'cms snapshot create' ' --hub --root --comment --type '
+  'cms snapshot list' ' --hub --type --limit '
+  'cms job bulk-status' ' --hub '
+  'cms job bulk' ' --hub --file --item --assignee --state --repo --timeout '
+  'cms job create' ' --snapshot --at '
+  'cms job list' ' --snapshot --limit '
+  'cms job wait' ' --timeout --interval '
+  'cms webhook create' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
+  'cms webhook delete' ' --hub '
+  'cms webhook get' ' --hub '
+  'cms webhook list' ' --hub --limit '
+  'cms webhook requests' ' --hub --limit '
+  'cms webhook update' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
+  'cms index analytics' ' --hub --start --end --tags --limit --offset --search --order-by --direction '
+  'cms index archive' ' --hub '
+  'cms index clear' ' --hub '
+  'cms index create' ' --hub --suffix --label --type --content-type --body-file --set '
+  'cms index delete-object' ' --hub '
+  'cms index delete' ' --hub '
+  'cms index get' ' --hub '
+  'cms index key' ' --hub '
+  'cms index list' ' --hub --replicas-of --status --limit '
+  'cms index query' ' --hub --filter --facet --tag --user --hits-per-page --page '
+  'cms index settings' ' --hub --body-file --replicas '
+  'cms index stats' ' --hub --period '
+  'cms index unarchive' ' --hub '
+  'cms index update' ' --hub --label '
+  'cms index types add' ' --hub --type '
+  'cms index types list' ' --hub '
+  'cms index types recreate-webhook' ' --hub --type '
+  'cms index types remove' ' --hub '
+  'cms integration list' ' --hub --limit '
+  'cms integration commerce create' ' --hub --label --body-file --set '
+  'cms integration commerce list' ' --hub --limit '
+  'cms integration commerce live' ' --slot --at '
+  'cms integration commerce update' ' --label --body-file --set '
+  'cms integration marketing create' ' --hub --label --body-file --set '
+  'cms integration marketing list' ' --hub --limit '
+  'cms integration marketing update' ' --label --body-file --set '
+  'cms admin access' ' --hub '
+  'cms admin enable' ' --hub '
+  'cms admin member' ' --hub '
+  'cms admin members' ' --hub --limit '
+  'cms admin modules' ' --hub '
+  'cms admin revoke' ' --hub --permission '
+  'cms extension create' ' --hub --name --label --url --category --description --height --parameters --settings --status --body-file --set '
+  'cms extension get-by-name' ' --hub '
+  'cms extension list' ' --hub --limit '
+  'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
+  'cms sandbox serve' ' --host --port --data-dir --token-ttl --faults --faults-seed '
+  'cms sandbox client create' ' --id --secret --label --permission --acl '
+  'cms api' ' -F --field -f --raw-field --input -H --header '
+  'cms demo' ' --hub '
+  'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
+  'cms runs' ' --limit '
+  'cms undo' ' --concurrency --progress '
+)
 
 _cms() {
-  local path=cms word next i positional=0
+  # The user's options (GLOB_SUBST, SH_WORD_SPLIT...) must not reach the candidates.
+  emulate -L zsh
+  local cmdpath=cms word next i positional=0 hub= profile=
   for ((i = 2; i < CURRENT; i++)); do
-    word=${words[i]}
-    [[ $word == -* ]] && continue
-    next="$path $word"
-    if (( ${+_cms_subs[$next]} || ${+_cms_opts[$next]} )); then path=$next; else (( positional++ )); fi
+    word=${(Q)words[i]}
+    case $word in
+      --hub=*) hub=${word#--hub=}; continue ;;
+      --profile=*) profile=${word#--profile=}; continue ;;
+      -*)
+        if [[ "${_cms_valopts[$cmdpath]} ${_cms_valopts[cms]}" == *" $word "* ]] && (( i + 1 < CURRENT )); then
+          (( i++ ))
+          [[ $word == --hub ]] && hub=${(Q)words[i]}
+          [[ $word == --profile ]] && profile=${(Q)words[i]}
+        fi
+        continue ;;
+    esac
+    next="$cmdpath $word"
+    if (( ${+_cms_subs[$next]} || ${+_cms_opts[$next]} )); then cmdpath=$next; else (( positional++ )); fi
   done
-  local prev=${words[CURRENT-1]} cur=${words[CURRENT]}
-  local values=${_cms_vals[$path $prev]:-${_cms_vals[cms $prev]}}
-  if [[ -z $values && $cur != -* && $positional -eq 0 && -z ${_cms_subs[$path]} ]]; then values=${_cms_args[$path]}; fi
-  if [[ -n $values ]]; then
-    if [[ $values == @* ]]; then compadd -- ${(f)"$(cms __complete ${values#@} 2>/dev/null)"}; else compadd -- ${=values}; fi
+  local prev=${(Q)words[CURRENT-1]} cur=${(Q)words[CURRENT]}
+  local values=${_cms_vals[$cmdpath $prev]:-${_cms_vals[cms $prev]}}
+  if [[ -z $values && $cur != -* && $positional -eq 0 && -z ${_cms_subs[$cmdpath]} ]]; then values=${_cms_args[$cmdpath]}; fi
+  if [[ $values == @* ]]; then
+    local -a args lines found shown
+    local line
+    [[ -n $profile ]] && args+=("--profile=$profile")
+    args+=(__complete "${values#@}")
+    [[ -n $hub ]] && args+=("--hub=$hub")
+    lines=("${(@f)$(cms "${args[@]}" 2>/dev/null)}")
+    for line in "${lines[@]}"; do
+      [[ -n $line ]] || continue
+      found+=("${line%%$'\t'*}")
+      shown+=("${line%%$'\t'*}  -- ${line#*$'\t'}")
+    done
+    # Without -Q compadd quotes each word as it inserts it; -d only changes what is listed.
+    (( ${#found} )) && compadd -l -d shown -- "${found[@]}"
+    return
+  elif [[ -n $values ]]; then
+    compadd -- ${=values}
     return
   fi
   local -a items
   if [[ $cur == -* ]]; then
-    items=(${(f)_cms_opts[$path]} ${(f)_cms_opts[cms]})
+    items=(${(f)_cms_opts[$cmdpath]} ${(f)_cms_opts[cms]})
     _describe -t options option items
   else
-    items=(${(f)_cms_subs[$path]})
+    items=(${(f)_cms_subs[$cmdpath]})
     _describe -t commands command items
   fi
 }

@@ -17,6 +17,8 @@ interface Tree {
   values: Map<string, string>;
   /** path -> @kind for the first positional argument */
   args: Map<string, string>;
+  /** path -> option words that take a value (the next word is that value, not a command word) */
+  valueOptions: Map<string, string[]>;
 }
 
 const GLOBAL_OPTIONS: OptionSpec[] = [
@@ -33,7 +35,7 @@ const GLOBAL_OPTIONS: OptionSpec[] = [
 const ARG_KINDS: Record<string, string> = { hub: 'hubs', repo: 'repositories', edition: 'editions', event: 'events', profile: 'profiles' };
 
 function buildTree(manifest: Manifest): Tree {
-  const tree: Tree = { children: new Map(), options: new Map(), values: new Map(), args: new Map() };
+  const tree: Tree = { children: new Map(), options: new Map(), values: new Map(), args: new Map(), valueOptions: new Map() };
   const addChild = (path: string, word: string, summary: string) => {
     const list = tree.children.get(path) ?? [];
     if (!list.some((c) => c.word === word)) list.push({ word, summary });
@@ -45,6 +47,7 @@ function buildTree(manifest: Manifest): Tree {
       const words = o.flags.split(/[ ,|]+/).filter((w) => w.startsWith('-'));
       const takesValue = /[<[]/.test(o.flags);
       list.push({ words, description: o.description, takesValue });
+      if (takesValue) tree.valueOptions.set(path, [...(tree.valueOptions.get(path) ?? []), ...words]);
       const value = o.choices ? o.choices.join(' ') : o.complete ? `@${o.complete}` : null;
       if (value) for (const w of words) tree.values.set(`${path} ${w}`, value);
     }
@@ -78,47 +81,106 @@ export function completionScript(manifest: Manifest, shell: Shell): string {
 /** Shell arrays key command paths from the root word (`cms`, `cms hub`): shells refuse empty keys. */
 const key = (path: string) => (path.startsWith(' ') || path === '' ? `cms${path}` : `cms ${path}`);
 
+// Words from the service (names, labels, ids) are data. Each script reads `cms __complete`
+// lines (`word<TAB>description`) without evaluating them and hands the shell literal words:
+// bash quotes each with printf %q, zsh's compadd and fish quote on insertion. `--hub` and
+// `--profile` typed on the line are passed on, so completion looks where the command will.
+
+/** The generated part every script shares: `[key]=value` pairs of the command tree. */
+function tables(tree: Tree, pair: (k: string, v: string) => string) {
+  return {
+    subs: [...tree.children].map(([p, c]) => pair(key(p), c.map((x) => x.word).join(' '))),
+    opts: [...tree.options].map(([p, o]) => pair(key(p), o.flatMap((x) => x.words).join(' '))),
+    vals: [...tree.values].map(([k, v]) => pair(key(k), v)),
+    args: [...tree.args].map(([k, v]) => pair(key(k), v)),
+    valopts: [...tree.valueOptions].map(([p, w]) => pair(key(p), ` ${w.join(' ')} `)),
+  };
+}
+
 function bash(tree: Tree): string {
-  const subs = [...tree.children].map(([p, c]) => `  [${q(key(p))}]=${q(c.map((x) => x.word).join(' '))}`);
-  const opts = [...tree.options].map(([p, o]) => `  [${q(key(p))}]=${q(o.flatMap((x) => x.words).join(' '))}`);
-  const vals = [...tree.values].map(([k, v]) => `  [${q(key(k))}]=${q(v)}`);
-  const args = [...tree.args].map(([k, v]) => `  [${q(key(k))}]=${q(v)}`);
+  const t = tables(tree, (k, v) => `  [${q(k)}]=${q(v)}`);
   return `# bash completion for cms. Generated from the command tree: do not edit.
 # Install: cms completion bash > ~/.local/share/bash-completion/completions/cms
 declare -A _cms_subs=(
-${subs.join('\n')}
+${t.subs.join('\n')}
 )
 declare -A _cms_opts=(
-${opts.join('\n')}
+${t.opts.join('\n')}
 )
 declare -A _cms_vals=(
-${vals.join('\n')}
+${t.vals.join('\n')}
 )
 declare -A _cms_args=(
-${args.join('\n')}
+${t.args.join('\n')}
+)
+declare -A _cms_valopts=(
+${t.valopts.join('\n')}
 )
 
+# A typed word without its quotes (never evaluated).
+_cms_unquote() {
+  local w=$1
+  case $w in
+    \\'*\\') w=\${w:1:\${#w}-2} ;;
+    \\"*\\") w=\${w:1:\${#w}-2} ;;
+    *) w=\${w//\\\\/} ;;
+  esac
+  printf '%s' "$w"
+}
+
+# Reads candidate lines (word<TAB>description) on stdin; adds those starting with $1 to
+# COMPREPLY, each quoted with %q so the line holds it literally.
+_cms_offer() {
+  local cur=$1 line word quoted
+  local -a lines
+  mapfile -t lines
+  for line in "\${lines[@]}"; do
+    word=\${line%%$'\\t'*}
+    [[ -n $word && $word == "$cur"* ]] || continue
+    printf -v quoted '%q' "$word"
+    COMPREPLY+=("$quoted")
+  done
+}
+
 _cms_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="cms" word next i positional=0
+  COMPREPLY=()
+  local cur prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  cur=$(_cms_unquote "\${COMP_WORDS[COMP_CWORD]}")
+  local path="cms" word next i positional=0 hub="" profile=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    if [[ $word == -* ]]; then continue; fi
+    case $word in
+      --hub=*) hub=$(_cms_unquote "\${word#--hub=}"); continue ;;
+      --profile=*) profile=$(_cms_unquote "\${word#--profile=}"); continue ;;
+      -*)
+        if [[ "\${_cms_valopts[$path]-} \${_cms_valopts[cms]}" == *" $word "* ]] && ((i + 1 < COMP_CWORD)); then
+          i=$((i + 1))
+          [[ $word == --hub ]] && hub=$(_cms_unquote "\${COMP_WORDS[i]}")
+          [[ $word == --profile ]] && profile=$(_cms_unquote "\${COMP_WORDS[i]}")
+        fi
+        continue ;;
+    esac
     next="$path $word"
     if [[ -n "\${_cms_subs[$next]+x}" || -n "\${_cms_opts[$next]+x}" ]]; then path="$next"; else positional=$((positional + 1)); fi
   done
   local values="\${_cms_vals["$path $prev"]-\${_cms_vals["cms $prev"]-}}"
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "\${_cms_subs[$path]-}" ]]; then values="\${_cms_args[$path]-}"; fi
-  if [[ -n $values ]]; then
-    if [[ $values == @* ]]; then values="$(cms __complete "\${values#@}" 2>/dev/null)"; fi
-    COMPREPLY=($(compgen -W "$values" -- "$cur"))
+  local -a words
+  if [[ $values == @* ]]; then
+    local -a args=()
+    [[ -n $profile ]] && args+=("--profile=$profile")
+    args+=(__complete "\${values#@}")
+    [[ -n $hub ]] && args+=("--hub=$hub")
+    _cms_offer "$cur" < <(cms "\${args[@]}" 2>/dev/null)
     return
-  fi
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "\${_cms_opts[$path]-} \${_cms_opts[cms]}" -- "$cur"))
+  elif [[ -n $values ]]; then
+    read -ra words <<< "$values"
+  elif [[ $cur == -* ]]; then
+    read -ra words <<< "\${_cms_opts[$path]-} \${_cms_opts[cms]}"
   else
-    COMPREPLY=($(compgen -W "\${_cms_subs[$path]-}" -- "$cur"))
+    read -ra words <<< "\${_cms_subs[$path]-}"
   fi
+  _cms_offer "$cur" < <(printf '%s\\n' "\${words[@]}")
 }
 complete -F _cms_complete cms
 `;
@@ -128,12 +190,11 @@ function zsh(tree: Tree): string {
   const esc = (s: string) => s.replace(/:/g, '\\:').replace(/\n/g, ' ');
   const subs = [...tree.children].map(([p, c]) => `  ${q(key(p))} ${q(c.map((x) => `${esc(x.word)}:${esc(x.summary)}`).join('\n'))}`);
   const opts = [...tree.options].map(([p, o]) => `  ${q(key(p))} ${q(o.flatMap((x) => x.words.map((w) => `${esc(w)}:${esc(x.description)}`)).join('\n'))}`);
-  const vals = [...tree.values].map(([k, v]) => `  ${q(key(k))} ${q(v)}`);
-  const args = [...tree.args].map(([k, v]) => `  ${q(key(k))} ${q(v)}`);
+  const t = tables(tree, (k, v) => `  ${q(k)} ${q(v)}`);
   return `#compdef cms
 # zsh completion for cms. Generated from the command tree: do not edit.
 # Install: cms completion zsh > "\${fpath[1]}/_cms"
-typeset -gA _cms_subs _cms_opts _cms_vals _cms_args
+typeset -gA _cms_subs _cms_opts _cms_vals _cms_args _cms_valopts
 _cms_subs=(
 ${subs.join('\n')}
 )
@@ -141,33 +202,63 @@ _cms_opts=(
 ${opts.join('\n')}
 )
 _cms_vals=(
-${vals.join('\n')}
+${t.vals.join('\n')}
 )
 _cms_args=(
-${args.join('\n')}
+${t.args.join('\n')}
+)
+_cms_valopts=(
+${t.valopts.join('\n')}
 )
 
 _cms() {
-  local path=cms word next i positional=0
+  # The user's options (GLOB_SUBST, SH_WORD_SPLIT...) must not reach the candidates.
+  emulate -L zsh
+  local cmdpath=cms word next i positional=0 hub= profile=
   for ((i = 2; i < CURRENT; i++)); do
-    word=\${words[i]}
-    [[ $word == -* ]] && continue
-    next="$path $word"
-    if (( \${+_cms_subs[$next]} || \${+_cms_opts[$next]} )); then path=$next; else (( positional++ )); fi
+    word=\${(Q)words[i]}
+    case $word in
+      --hub=*) hub=\${word#--hub=}; continue ;;
+      --profile=*) profile=\${word#--profile=}; continue ;;
+      -*)
+        if [[ "\${_cms_valopts[$cmdpath]} \${_cms_valopts[cms]}" == *" $word "* ]] && (( i + 1 < CURRENT )); then
+          (( i++ ))
+          [[ $word == --hub ]] && hub=\${(Q)words[i]}
+          [[ $word == --profile ]] && profile=\${(Q)words[i]}
+        fi
+        continue ;;
+    esac
+    next="$cmdpath $word"
+    if (( \${+_cms_subs[$next]} || \${+_cms_opts[$next]} )); then cmdpath=$next; else (( positional++ )); fi
   done
-  local prev=\${words[CURRENT-1]} cur=\${words[CURRENT]}
-  local values=\${_cms_vals[$path $prev]:-\${_cms_vals[cms $prev]}}
-  if [[ -z $values && $cur != -* && $positional -eq 0 && -z \${_cms_subs[$path]} ]]; then values=\${_cms_args[$path]}; fi
-  if [[ -n $values ]]; then
-    if [[ $values == @* ]]; then compadd -- \${(f)"$(cms __complete \${values#@} 2>/dev/null)"}; else compadd -- \${=values}; fi
+  local prev=\${(Q)words[CURRENT-1]} cur=\${(Q)words[CURRENT]}
+  local values=\${_cms_vals[$cmdpath $prev]:-\${_cms_vals[cms $prev]}}
+  if [[ -z $values && $cur != -* && $positional -eq 0 && -z \${_cms_subs[$cmdpath]} ]]; then values=\${_cms_args[$cmdpath]}; fi
+  if [[ $values == @* ]]; then
+    local -a args lines found shown
+    local line
+    [[ -n $profile ]] && args+=("--profile=$profile")
+    args+=(__complete "\${values#@}")
+    [[ -n $hub ]] && args+=("--hub=$hub")
+    lines=("\${(@f)$(cms "\${args[@]}" 2>/dev/null)}")
+    for line in "\${lines[@]}"; do
+      [[ -n $line ]] || continue
+      found+=("\${line%%$'\\t'*}")
+      shown+=("\${line%%$'\\t'*}  -- \${line#*$'\\t'}")
+    done
+    # Without -Q compadd quotes each word as it inserts it; -d only changes what is listed.
+    (( \${#found} )) && compadd -l -d shown -- "\${found[@]}"
+    return
+  elif [[ -n $values ]]; then
+    compadd -- \${=values}
     return
   fi
   local -a items
   if [[ $cur == -* ]]; then
-    items=(\${(f)_cms_opts[$path]} \${(f)_cms_opts[cms]})
+    items=(\${(f)_cms_opts[$cmdpath]} \${(f)_cms_opts[cms]})
     _describe -t options option items
   else
-    items=(\${(f)_cms_subs[$path]})
+    items=(\${(f)_cms_subs[$cmdpath]})
     _describe -t commands command items
   fi
 }
@@ -177,6 +268,7 @@ compdef _cms cms
 
 function fish(tree: Tree): string {
   const paths = [...new Set([...tree.children.keys(), ...tree.options.keys()])];
+  const dynamic = (kind: string) => `(__cms_values ${kind})`;
   const lines: string[] = [];
   for (const [p, children] of tree.children) {
     for (const c of children) lines.push(`complete -c cms -n ${q(`__cms_at ${p}`.trim())} -a ${q(c.word)} -d ${q(c.summary)}`);
@@ -188,11 +280,11 @@ function fish(tree: Tree): string {
       const short = o.words.find((w) => /^-[^-]$/.test(w));
       if (!long) continue;
       const value = tree.values.get(`${p} ${long}`);
-      const valuePart = value ? (value.startsWith('@') ? ` -xa ${q(`(cms __complete ${value.slice(1)} 2>/dev/null)`)}` : ` -xa ${q(value)}`) : o.takesValue ? ' -r' : '';
+      const valuePart = value ? (value.startsWith('@') ? ` -xa ${q(dynamic(value.slice(1)))}` : ` -xa ${q(value)}`) : o.takesValue ? ' -r' : '';
       lines.push(`complete -c cms${cond} -l ${long.slice(2)}${short ? ` -s ${short.slice(1)}` : ''}${valuePart} -d ${q(o.description)}`);
     }
   }
-  for (const [p, v] of tree.args) lines.push(`complete -c cms -n ${q(`__cms_at ${p}`)} -xa ${q(v.startsWith('@') ? `(cms __complete ${v.slice(1)} 2>/dev/null)` : v)}`);
+  for (const [p, v] of tree.args) lines.push(`complete -c cms -n ${q(`__cms_at ${p}`)} -xa ${q(v.startsWith('@') ? dynamic(v.slice(1)) : v)}`);
   return `# fish completion for cms. Generated from the command tree: do not edit.
 # Install: cms completion fish > ~/.config/fish/completions/cms.fish
 set -g __cms_paths ${paths.filter(Boolean).map(q).join(' ')}
@@ -209,6 +301,31 @@ function __cms_at
     end
   end
   test "$path" = "$want"
+end
+
+# Identifiers from the service as word<TAB>description lines, in the hub and profile typed on
+# the line. Printed, never evaluated: fish escapes each word as it inserts it.
+function __cms_values
+  set -l tokens (commandline -opc)
+  set -l hub
+  set -l profile
+  for i in (seq 2 (count $tokens))
+    switch $tokens[$i]
+      case '--hub=*'
+        set hub (string sub -s 7 -- $tokens[$i])
+      case '--profile=*'
+        set profile (string sub -s 11 -- $tokens[$i])
+      case --hub --profile
+        test $i -lt (count $tokens); or continue
+        set -l value $tokens[(math $i + 1)]
+        test $tokens[$i] = --hub; and set hub $value; or set profile $value
+    end
+  end
+  set -l args
+  test -n "$profile"; and set -a args --profile=$profile
+  set -a args __complete $argv[1]
+  test -n "$hub"; and set -a args --hub=$hub
+  cms $args 2>/dev/null
 end
 
 complete -c cms -f

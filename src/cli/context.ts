@@ -68,7 +68,7 @@ export class Context {
     const trace = this.globals.debug ? debugTrace((s) => this.io.err(s)) : undefined;
     // Embedded tokens cost microseconds in-process; only remote tokens are worth a cache file.
     const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace);
+    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal);
     const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal });
     this.opened.push(client);
     return client;

@@ -1,14 +1,64 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 
-/** Reads a JSON file (or stdin for '-'); a clear usage error names the file and the problem. */
-export function readJsonFile(path: string): unknown {
-  let text: string;
+/** Standard input is read whole into memory: refuse more than this. */
+export const STDIN_LIMIT_BYTES = 64 * 1024 * 1024;
+/** The option that consumed standard input: a second reader would get nothing. */
+let stdinReader: string | null = null;
+
+/**
+ * The one way to read standard input (`--input -`, `--body-file -`, `--file -`, `*-stdin`):
+ * as a stream up to its end, so data that arrives late or in pieces is all read (a synchronous
+ * read of a pipe fails with EAGAIN when the producer is slower than us).
+ */
+export async function readStdin(option: string, stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  if (stdinReader) throw new UsageError(`Standard input is already read for ${stdinReader}; give ${option} another way`);
+  stdinReader = option;
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+    for await (const chunk of stream) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buf.length;
+      if (size > STDIN_LIMIT_BYTES) {
+        (stream as NodeJS.ReadStream).destroy?.();
+        throw new UsageError(`Standard input for ${option} is larger than ${STDIN_LIMIT_BYTES / 1024 / 1024} MiB`, 'Give a file instead of a pipe.');
+      }
+      chunks.push(buf);
+    }
   } catch (err) {
-    throw new UsageError(`Cannot read ${path === '-' ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`Cannot read standard input for ${option}: ${(err as Error).message}`);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A secret from standard input (`--secret-stdin`): one line, surrounding blanks dropped; never empty. */
+export async function readSecretStdin(option: string): Promise<string> {
+  const secret = (await readStdin(option)).trim();
+  if (!secret) throw new UsageError(`No secret on standard input for ${option}`);
+  return secret;
+}
+
+/** A secret given either as a flag or on standard input, not both. */
+export async function secretOption(flag: string | undefined, fromStdin: boolean | undefined, names: { flag: string; stdin: string }): Promise<string | undefined> {
+  if (flag !== undefined && fromStdin) throw new UsageError(`Give ${names.flag} or ${names.stdin}, not both`);
+  return fromStdin ? readSecretStdin(names.stdin) : flag;
+}
+
+/** A file's text, or standard input for '-'; a clear usage error names the file. */
+export async function readTextFile(path: string, option: string): Promise<string> {
+  if (path === '-') return readStdin(option);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+}
+
+/** Reads a JSON file (or stdin for '-'); a clear usage error names the file and the problem. */
+export async function readJsonFile(path: string, option = '--file'): Promise<unknown> {
+  const text = await readTextFile(path, option);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -16,8 +66,8 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
-export function readJsonObject(path: string): Record<string, unknown> {
-  const value = readJsonFile(path);
+export async function readJsonObject(path: string, option = '--body-file'): Promise<Record<string, unknown>> {
+  const value = await readJsonFile(path, option);
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${path} must hold a JSON object`);
   return value as Record<string, unknown>;
 }
@@ -67,8 +117,8 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
 }
 
 /** A body from --body-file (or {}), then flag fields, then --set edits. Undefined flags are skipped. */
-export function buildBody(opts: { bodyFile?: string; set?: string[] }, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  const body = opts.bodyFile ? readJsonObject(opts.bodyFile) : {};
+export async function buildBody(opts: { bodyFile?: string; set?: string[] }, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const body = opts.bodyFile ? await readJsonObject(opts.bodyFile) : {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
   return applySets(body, opts.set);
 }

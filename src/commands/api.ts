@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defineCommand } from '../cli/define.js';
-import { applySets } from '../cli/input.js';
+import { applySets, readTextFile } from '../cli/input.js';
 import { UsageError } from '../core/errors.js';
 import { item } from '../output/result.js';
 
@@ -54,7 +53,7 @@ export default defineCommand<Opts>({
     const hasFields = Object.keys(fields).length > 0;
     let body: unknown;
     let query: Record<string, string> | undefined;
-    if (opts.input) body = opts.input === '-' ? readFileSync(0, 'utf8') : readFile(opts.input);
+    if (opts.input) body = await readTextFile(opts.input, '--input');
     else if (hasFields && method === 'GET') query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
     else if (hasFields) body = fields;
 
@@ -83,12 +82,4 @@ function rawAssignment(field: string): string {
   const eq = field.indexOf('=');
   if (eq <= 0) throw new UsageError(`-f needs key=value, got '${field}'`);
   return `${field.slice(0, eq)}=${JSON.stringify(field.slice(eq + 1))}`;
-}
-
-function readFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${path}: ${(err as Error).message}`);
-  }
 }

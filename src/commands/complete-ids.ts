@@ -8,10 +8,21 @@ const LIMIT = 200;
 /** A shell waits on completion: give up quickly (CMS_COMPLETE_TIMEOUT_MS overrides, for slow machines). */
 const deadlineMs = () => Number(process.env.CMS_COMPLETE_TIMEOUT_MS) || 2000;
 
+/** One completion candidate: the word the command accepts, and what zsh and fish show beside it. */
+interface Candidate {
+  word: string;
+  description: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 export default defineCommand<{ hub?: string }>({
   name: '__complete',
   hidden: true,
   summary: 'Identifiers for shell completion (quick, silent on errors)',
+  description:
+    'Prints one candidate a line, `word<TAB>description`. Words come from the service and are data: the completion scripts insert them quoted, never evaluated. A name holding control characters (a newline, a tab) cannot be one line: that candidate is offered by its id.',
   examples: ['cms __complete hubs', 'cms __complete repositories --hub demo'],
   args: [{ name: 'kind', description: KINDS.join(', '), required: true }],
   options: [{ flags: '--hub <id|name>', description: 'hub for repositories, events and editions' }],
@@ -19,7 +30,7 @@ export default defineCommand<{ hub?: string }>({
     // Completion must never print an error or hang the shell: anything wrong prints nothing.
     const timer = setTimeout(() => ctx.abort.abort(), deadlineMs());
     try {
-      return text((await candidates(ctx, args.kind, opts.hub)).join('\n'));
+      return text((await candidates(ctx, args.kind, opts.hub)).map((c) => `${c.word}\t${c.description}`).join('\n'));
     } catch {
       return;
     } finally {
@@ -28,18 +39,42 @@ export default defineCommand<{ hub?: string }>({
   },
 });
 
-async function candidates(ctx: Context, kind: string, hub?: string): Promise<string[]> {
-  if (kind === 'profiles') return Object.keys(readProfiles(ctx.env).profiles);
+/** A name as the word when it fits on one line, else the id; the description names the other. */
+function byName(name: unknown, id: string, label?: unknown): Candidate {
+  const n = typeof name === 'string' ? name : '';
+  const shown = [typeof label === 'string' && label !== n ? label : '', id].filter(Boolean).join(' · ');
+  if (!n || n !== n.replace(CONTROL, '')) return { word: id, description: clean(n || String(label ?? '')) };
+  return { word: n, description: clean(shown) };
+}
+
+const clean = (s: string) => s.replace(CONTROL, ' ').slice(0, 200);
+
+async function candidates(ctx: Context, kind: string, hub?: string): Promise<Candidate[]> {
+  if (kind === 'profiles') {
+    return Object.entries(readProfiles(ctx.env).profiles)
+      .filter(([name]) => name === name.replace(CONTROL, ''))
+      .map(([name, p]) => ({ word: name, description: clean(p.apiUrl ?? 'sandbox') }));
+  }
   const client = await ctx.client();
-  const take = async (url: string, key: string, pick: (x: any) => string) => {
-    const out: string[] = [];
-    for await (const x of client.paginate(url, key, { limit: LIMIT })) out.push(pick(x));
+  const take = async (url: string, key: string) => {
+    const out: any[] = [];
+    for await (const x of client.paginate(url, key, { limit: LIMIT })) out.push(x);
     return out;
   };
-  if (kind === 'hubs') return take('/hubs', 'hubs', (h) => h.name);
+  if (kind === 'hubs') return (await take('/hubs', 'hubs')).map((h) => byName(h.name, h.id, h.label));
   const hubId = await ctx.hubId(hub, client);
-  if (kind === 'repositories') return take(`/hubs/${hubId}/content-repositories`, 'content-repositories', (r) => r.name);
-  if (kind === 'events') return take(`/hubs/${hubId}/events`, 'events', (e) => e.id);
-  if (kind === 'editions') return take(`/hubs/${hubId}/editions?rangeStart=1970-01-01T00:00:00Z&rangeEnd=9999-12-31T00:00:00Z`, 'editions', (e) => e.id);
+  if (kind === 'repositories') return (await take(`/hubs/${hubId}/content-repositories`, 'content-repositories')).map((r) => byName(r.name, r.id, r.label));
+  if (kind === 'events') {
+    const events = await take(`/hubs/${hubId}/events`, 'events');
+    // A name two events share resolves to neither: offer those by id.
+    const count = new Map<string, number>();
+    for (const e of events) count.set(e.name, (count.get(e.name) ?? 0) + 1);
+    return events.map((e) => (count.get(e.name)! > 1 ? { word: e.id, description: clean(String(e.name)) } : byName(e.name, e.id)));
+  }
+  if (kind === 'editions') {
+    // Editions are named by id only; the name is the description.
+    const editions = await take(`/hubs/${hubId}/editions?rangeStart=1970-01-01T00:00:00Z&rangeEnd=9999-12-31T00:00:00Z`, 'editions');
+    return editions.map((e) => ({ word: e.id, description: clean(String(e.name ?? '')) }));
+  }
   return [];
 }

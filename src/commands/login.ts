@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defineCommand } from '../cli/define.js';
+import { secretOption } from '../cli/input.js';
 import type { Context } from '../cli/context.js';
 import { EMBEDDED_ORIGIN, SANDBOX, SANDBOX_ADMIN, type Connection } from '../config/resolve.js';
 import { dataDir } from '../config/paths.js';
@@ -43,11 +43,11 @@ export default defineCommand<Opts>({
     if (opts.sandbox) {
       profile.apiUrl = SANDBOX;
       profile.clientId = opts.clientId ?? SANDBOX_ADMIN.clientId;
-      profile.clientSecret = secretFrom(opts) ?? (profile.clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
+      profile.clientSecret = (await secretFrom(opts)) ?? (profile.clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
     } else {
       profile.apiUrl = opts.apiUrl;
       profile.clientId = opts.clientId;
-      profile.clientSecret = secretFrom(opts);
+      profile.clientSecret = await secretFrom(opts);
     }
     if (opts.authUrl) profile.authUrl = opts.authUrl;
     if (opts.hub) profile.hub = opts.hub;
@@ -65,13 +65,8 @@ export default defineCommand<Opts>({
   },
 });
 
-function secretFrom(opts: Opts): string | undefined {
-  if (opts.clientSecretStdin) {
-    const secret = readFileSync(0, 'utf8').trim();
-    if (!secret) throw new UsageError('No secret on standard input');
-    return secret;
-  }
-  return opts.clientSecret;
+function secretFrom(opts: Opts): Promise<string | undefined> {
+  return secretOption(opts.clientSecret, opts.clientSecretStdin, { flag: '--client-secret', stdin: '--client-secret-stdin' });
 }
 
 async function askForMissing(ctx: Context, profile: Profile): Promise<void> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './paths.js';
+import { ensurePrivateDir } from './private-dir.js';
 
 /** A saved connection. `apiUrl: "sandbox"` (or no apiUrl) means the embedded sandbox. */
 export interface Profile {
@@ -37,6 +38,7 @@ export function readProfiles(env = process.env): ProfileFile {
 }
 
 export async function writeProfiles(update: (file: ProfileFile) => ProfileFile, env = process.env): Promise<ProfileFile> {
+  ensurePrivateDir(configDir(env), 'config directory');
   const { default: Conf } = await import('conf');
   const store = new Conf<ProfileFile>({
     cwd: configDir(env),

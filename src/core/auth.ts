@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensurePrivateDir } from '../config/private-dir.js';
 import { ApiError, CliError, ExitCode } from './errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import type { ExchangeListener } from './client.js';
+import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 export interface Credentials {
   authUrl: string;
@@ -33,6 +35,8 @@ export class TokenProvider {
     private readonly creds: Credentials,
     private readonly cacheFile: string | null,
     private readonly onExchange?: ExchangeListener,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly signal?: AbortSignal,
   ) {}
 
   async token(): Promise<string> {
@@ -57,15 +61,31 @@ export class TokenProvider {
     const url = `${this.creds.authUrl}/oauth/token`;
     const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.creds.clientId, client_secret: this.creds.clientSecret });
     const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    const started = Date.now();
+    // The same retry policy as every request; asking for a token changes nothing, so 503s and
+    // network failures are retried as for an idempotent request.
     let res: WireResponse;
-    try {
-      res = await this.transport.send({ method: 'POST', url, headers, body: body.toString() });
-    } catch (err) {
-      throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+    let text: string;
+    for (let attempt = 0; ; attempt++) {
+      const started = Date.now();
+      try {
+        res = await this.transport.send({ method: 'POST', url, headers, body: body.toString(), signal: this.signal });
+      } catch (err) {
+        if (this.signal?.aborted) throw this.signal.reason ?? err;
+        await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), error: err as Error, ms: Date.now() - started, attempt });
+        if (attempt < this.retry.retries && isNetworkError(err)) {
+          await sleep(retryDelay(attempt, this.retry), this.signal);
+          continue;
+        }
+        throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+      }
+      text = await res.text();
+      await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt });
+      if (attempt < this.retry.retries && isRetryable('POST', res.status, true)) {
+        await sleep(retryDelay(attempt, this.retry, parseRetryAfter(res.headers.get('retry-after'))), this.signal);
+        continue;
+      }
+      break;
     }
-    const text = await res.text();
-    await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt: 0 });
     let data: { access_token?: string; expires_in?: number; errors?: unknown[] } = {};
     try {
       data = JSON.parse(text);
@@ -110,7 +130,7 @@ export class TokenProvider {
       const now = Date.now();
       for (const [k, v] of Object.entries(all)) if (v.expiresAt < now) delete all[k];
       all[this.cacheKey()] = entry;
-      mkdirSync(join(this.cacheFile, '..'), { recursive: true, mode: 0o700 });
+      ensurePrivateDir(dirname(this.cacheFile), 'config directory');
       const tmp = `${this.cacheFile}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
       renameSync(tmp, this.cacheFile);

@@ -1,26 +1,44 @@
 // Secrets never reach output, logs, --debug traces or error messages.
 
-const SECRET_KEYS = /^(client_secret|clientSecret|secret|API_SECRET|access_token|password|token|apiKey|API_KEY|authorization)$/i;
+/**
+ * A key names a secret however a platform spells it (client-secret, privateKey, apiSecret,
+ * secret_key, api-key, access_token...). A credentials object is secret whole, as the service
+ * masks every value of one whatever its keys.
+ */
+const SECRET_WORDS = /secret|password|passwd|passphrase|token|apikey|privatekey|authorization|credential|signature|cookie/;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_WORDS.test(key.toLowerCase().replace(/[-_\s.]/g, ''));
+}
 
 export const REDACTED = '[redacted]';
 
-/** A deep copy of a JSON value with secret-named fields replaced. */
+const isSet = (v: unknown) => v !== null && v !== undefined && v !== '';
+
+/** The same shape with every value that is set replaced (what the service does to credentials). */
+function hideAll(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(hideAll);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hideAll(v)]));
+  return isSet(value) ? REDACTED : value;
+}
+
+/** A deep copy of a JSON value with secret fields replaced. */
 export function redact<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T;
   if (value && typeof value === 'object') {
-    // Entries that declare themselves secret ({key, value, secret: true}, as webhook headers do).
-    const declaredSecret = (value as { secret?: unknown }).secret === true;
+    // Entries that declare themselves secret ({key, value, secret: true}, as webhook headers do),
+    // or name a secret field: a header {key: 'X-Api-Key', value}, an error {property, invalidValue}.
+    const entry = value as { secret?: unknown; key?: unknown; property?: unknown };
+    const named = [entry.key, entry.property].some((n) => typeof n === 'string' && isSecretKey(n));
+    const hidesValue = entry.secret === true || named;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const hidden = (SECRET_KEYS.test(k) || (declaredSecret && k === 'value')) && v !== null && v !== undefined && v !== '';
-      out[k] = hidden ? REDACTED : redact(v);
-    }
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) || (hidesValue && (k === 'value' || k === 'invalidValue')) ? hideAll(v) : redact(v);
     return out as T;
   }
   return value;
 }
 
-/** Redacts a form-encoded or JSON body text. */
+/** Redacts a form-encoded or JSON body text (JSON cut short or invalid: field by field). */
 export function redactText(text: string): string {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -31,13 +49,21 @@ export function redactText(text: string): string {
     }
   }
   return text
-    .replace(/((?:client_secret|access_token|secret|password)=)[^&\s]*/gi, `$1${REDACTED}`)
-    .replace(/("(?:client_secret|clientSecret|access_token|secret|API_SECRET|password|token)"\s*:\s*)"[^"]*"/gi, `$1"${REDACTED}"`);
+    .replace(/("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)/g, (all, head: string, key: string) => (isSecretKey(key) ? `${head}"${REDACTED}"` : all))
+    .replace(/(^|[&?\s])([^&=?\s]+)=([^&\s]*)/g, (all, lead: string, key: string) => (isSecretKey(decodeURIComponentSafe(key)) ? `${lead}${key}=${REDACTED}` : all));
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Header value as safe to print. */
 export function redactHeader(name: string, value: string): string {
-  if (/^authorization$/i.test(name)) return value.replace(/^(\w+)\s+.*/, `$1 ${REDACTED}`);
-  if (/secret|token|cookie|api-key/i.test(name)) return REDACTED;
+  if (/^(proxy-)?authorization$/i.test(name)) return value.replace(/^(\w+)\s+.*/, `$1 ${REDACTED}`);
+  if (isSecretKey(name) || /api-?key|auth|session/i.test(name)) return REDACTED;
   return value;
 }

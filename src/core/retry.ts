@@ -46,16 +46,17 @@ export function isNetworkError(err: unknown): boolean {
   return e?.name === 'TypeError' && /fetch failed|terminated|other side closed/i.test(e.message ?? '');
 }
 
+/** Waits, or rejects when the signal aborts; the abort listener goes away either way (a long run sleeps thousands of times on one signal). */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });

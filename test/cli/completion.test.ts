@@ -47,8 +47,9 @@ describe('cms completion and __complete', () => {
 
   it('__complete lists identifiers of the current profile and stays silent on errors', async () => {
     const slow = { CMS_COMPLETE_TIMEOUT_MS: '30000' };
-    expect((await home.run(['__complete', 'hubs'], { env: slow })).stdout.split('\n').filter(Boolean).sort()).toEqual(['alpha', 'beta']);
-    expect((await home.run(['__complete', 'repositories', '--hub', 'alpha'], { env: slow })).stdout.trim()).toBe('articles');
+    const words = async (args: string[]) => (await home.run(args, { env: slow })).stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
+    expect(await words(['__complete', 'hubs'])).toEqual(['alpha', 'beta']);
+    expect(await words(['__complete', 'repositories', '--hub', 'alpha'])).toEqual(['articles']);
     const broken = await home.run(['__complete', 'repositories'], { env: { CMS_API_URL: 'http://127.0.0.1:9', CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' } });
     expect(broken).toMatchObject({ exitCode: 0, stderr: '' });
     expect(broken.stdout.trim()).toBe('');

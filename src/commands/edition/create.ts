@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
   async run(ctx, _args, opts) {
     if (!opts.event) throw new UsageError('Missing --event', 'Name the event the edition belongs to: --event <id|name>.');
     const client = await ctx.client();
-    const body = buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) });
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) });
     if (!opts.copyFrom) requireFields(body, ['name', 'start', 'end']);
     const eventId = await resolveEventId(ctx, client, opts.event, opts.hub);
     return item(await client.post(`/events/${eventId}/editions`, body, { query: { sourceEditionId: opts.copyFrom } }), EDITION_COLUMNS);

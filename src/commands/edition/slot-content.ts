@@ -21,7 +21,7 @@ async function snapshotLink(client: ApiClient, id: string) {
 /** The slot content to send: the file's (wrapped in {body} when it is the bare body), or the current content with the property set to the snapshot link(s). */
 async function contentFor(client: ApiClient, slot: EditionSlot, opts: Options): Promise<Record<string, unknown>> {
   if (opts.bodyFile) {
-    const file = readJsonObject(opts.bodyFile);
+    const file = await readJsonObject(opts.bodyFile);
     return 'body' in file ? file : { body: file };
   }
   const links = await Promise.all(opts.snapshot!.map((id) => snapshotLink(client, id)));

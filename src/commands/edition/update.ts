@@ -32,7 +32,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();
-    const body = buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) });
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) });
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give --name, --start, --end, --comment, --[no-]active-end-date, --set or --body-file.');
     return item(await client.patch(`/editions/${args.edition}`, body), EDITION_COLUMNS);
   },

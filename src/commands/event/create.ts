@@ -30,7 +30,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();
-    const body = buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) });
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) });
     requireFields(body, ['name', 'start', 'end']);
     const hubId = await ctx.hubId(opts.hub, client);
     return item(await client.post(`/hubs/${hubId}/events`, body), EVENT_COLUMNS);

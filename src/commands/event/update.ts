@@ -24,7 +24,7 @@ export default defineCommand<Opts>({
   options: [hubOption, { flags: '--name <name>', description: 'new name' }, startOption, endOption, commentOption, { flags: '--brief <url>', description: 'new brief link' }, bodyFileOption, setOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
-    const body = buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) });
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) });
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give --name, --start, --end, --comment, --brief, --set or --body-file.');
     return item(await client.patch(`/events/${await resolveEventId(ctx, client, args.event, opts.hub)}`, body), EVENT_COLUMNS);
   },

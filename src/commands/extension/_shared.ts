@@ -33,7 +33,7 @@ export const EXTENSION_OPTIONS: OptionSpec[] = [
   { flags: '--set <path=value>', description: 'set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)', repeatable: true },
 ];
 
-export function extensionBody(opts: ExtensionFlags): Record<string, unknown> {
+export function extensionBody(opts: ExtensionFlags): Promise<Record<string, unknown>> {
   const { name, label, url, category, description, height, parameters, settings, status } = opts;
   return buildBody(opts, { name, label, url, category, description, height, parameters, settings, status });
 }

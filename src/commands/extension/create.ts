@@ -13,6 +13,6 @@ export default defineCommand<ExtensionFlags & { hub?: string }>({
   async run(ctx, _args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    return item(await client.post(`/hubs/${hubId}/extensions`, extensionBody(opts)), EXTENSION_COLUMNS);
+    return item(await client.post(`/hubs/${hubId}/extensions`, await extensionBody(opts)), EXTENSION_COLUMNS);
   },
 });

@@ -9,7 +9,7 @@ export default defineCommand<ExtensionFlags>({
   args: [extensionArg],
   options: EXTENSION_OPTIONS,
   async run(ctx, args, opts) {
-    const body = extensionBody(opts);
+    const body = await extensionBody(opts);
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give at least one flag, --set or --body-file.');
     const client = await ctx.client();
     return item(await client.patch(`/extensions/${encodeURIComponent(args.extension)}`, body), EXTENSION_COLUMNS);

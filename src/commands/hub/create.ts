@@ -14,7 +14,7 @@ export default defineCommand<{ name?: string; label?: string; description?: stri
     setOption,
   ],
   async run(ctx, _args, opts) {
-    const body = buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });
+    const body = await buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });
     const client = await ctx.client();
     return item(await client.post('/hubs', body));
   },

@@ -31,7 +31,7 @@ export default defineCommand<Opts>({
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(args.hub, client);
-    const body = buildBody(opts, {
+    const body = await buildBody(opts, {
       virtualStagingEnvironment: opts.virtualStaging === undefined ? undefined : { hostname: opts.virtualStaging },
       previewVirtualStagingEnvironment: opts.previewVirtualStaging === undefined ? undefined : { hostname: opts.previewVirtualStaging },
       localization: opts.locales === undefined ? undefined : { locales: commaList(opts.locales) },

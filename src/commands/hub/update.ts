@@ -16,7 +16,7 @@ export default defineCommand<{ name?: string; label?: string; description?: stri
     setOption,
   ],
   async run(ctx, args, opts) {
-    const body = buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });
+    const body = await buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give --name, --label, --description, --set or --body-file.');
     const client = await ctx.client();
     return item(await client.patch(`/hubs/${await ctx.hubId(args.hub, client)}`, body));

@@ -22,7 +22,7 @@ export default defineCommand<{ hub?: string; suffix?: string; label?: string; ty
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
     const assigned = opts.contentType?.map((contentTypeUri) => ({ contentTypeUri }));
-    const body = buildBody(opts, { suffix: opts.suffix, label: opts.label, type: opts.type, assignedContentTypes: assigned });
+    const body = await buildBody(opts, { suffix: opts.suffix, label: opts.label, type: opts.type, assignedContentTypes: assigned });
     body.assignedContentTypes ??= [];
     return item(await client.post(`/hubs/${hubId}/search-indexes`, body), INDEX_COLUMNS);
   },

@@ -19,7 +19,7 @@ export default defineCommand<{ hub?: string; bodyFile?: string; replicas?: strin
   async run(ctx, args, opts) {
     const { client, path } = await resolveIndex(ctx, args.index, opts.hub);
     if (!opts.bodyFile && opts.replicas === undefined) return item(await client.get(`${path}/settings`));
-    const settings = opts.bodyFile ? readJsonObject(opts.bodyFile) : {};
+    const settings = opts.bodyFile ? await readJsonObject(opts.bodyFile) : {};
     if (opts.replicas !== undefined) settings.replicas = commaList(opts.replicas);
     return item(await client.patch(`${path}/settings`, settings, { query: { forwardToReplicas: opts.forwardToReplicas ? 'true' : undefined } }));
   },

@@ -68,7 +68,7 @@ export function createVerb(kind: IntegrationKind): CommandSpec<BodyFlags> {
     options: bodyOptions(kind),
     async run(ctx, _args, opts) {
       const client = await ctx.client();
-      const body = bodyOf(opts);
+      const body = await bodyOf(opts);
       if (opts.hub || body.hubId === undefined) body.hubId = await ctx.hubId(opts.hub, client);
       return item(await client.post(path(kind), body), INTEGRATION_COLUMNS);
     },
@@ -83,7 +83,7 @@ export function updateVerb(kind: IntegrationKind): CommandSpec<BodyFlags> {
     args: [integrationArg],
     options: bodyOptions(kind).filter((o) => o !== hubOption),
     async run(ctx, args, opts) {
-      const body = bodyOf(opts);
+      const body = await bodyOf(opts);
       if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give at least one flag, --set or --body-file.');
       const client = await ctx.client();
       return item(await client.patch(path(kind, args.integration), body), INTEGRATION_COLUMNS);

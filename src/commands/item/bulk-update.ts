@@ -25,7 +25,7 @@ export default defineCommand<{ file?: string; ignoreSchemaValidation?: boolean }
   ],
   async run(ctx, _args, opts) {
     if (!opts.file) throw new UsageError('--file is required', 'Give a JSON file holding an array of {id, version, ...} updates.');
-    const entries = readJsonFile(opts.file);
+    const entries = await readJsonFile(opts.file);
     if (!Array.isArray(entries) || !entries.length) throw new UsageError(`${opts.file} must hold a non-empty JSON array of updates`);
     const client = await ctx.client();
     const query = { ignoreSchemaValidation: opts.ignoreSchemaValidation ? true : undefined };

@@ -37,7 +37,7 @@ export default defineCommand<Options>({
   ],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the repository: cms item create --repo <id|name>.');
-    const request = buildBody({ bodyFile: opts.bodyFile }, { label: opts.label, folderId: opts.folder, locale: opts.locale });
+    const request = await buildBody({ bodyFile: opts.bodyFile }, { label: opts.label, folderId: opts.folder, locale: opts.locale });
     if (opts.schema) applySets(request, [`body._meta.schema=${JSON.stringify(opts.schema)}`]);
     applySets(request, opts.set);
     const client = await ctx.client();

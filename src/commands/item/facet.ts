@@ -47,7 +47,7 @@ export default defineCommand<Opts>({
     bodyFileOption,
   ],
   async run(ctx, _args, opts) {
-    const body = buildBody(opts);
+    const body = await buildBody(opts);
     const fields = [...((body.fields as unknown[] | undefined) ?? []), ...(opts.field ?? []).map(facetOf)];
     if (!fields.length) throw new UsageError('Name at least one facet with --field (or give --body-file)', FIELD_HELP);
     const request = { ...body, fields, returnEntities: opts.entities ?? body.returnEntities ?? false };

@@ -44,7 +44,7 @@ export default defineCommand<Options>({
     // Edits apply to the version the change is based on: the pinned one, or the current one.
     const base = await fetchItem(client, args.item, opts.version);
     const request: Record<string, unknown> = { body: base.body, label: base.label, folderId: base.folderId, locale: base.locale, assignees: base.assignees };
-    if (opts.bodyFile) Object.assign(request, readJsonObject(opts.bodyFile));
+    if (opts.bodyFile) Object.assign(request, await readJsonObject(opts.bodyFile));
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) request[k] = v;
     applySets(request, opts.set);
     request.version = base.version;

@@ -55,7 +55,7 @@ export default defineCommand<Flags>({
     const timeoutMs = opts.timeout;
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    const body = opts.file ? fileBody(opts.file) : { selection: await selectionFromFlags(ctx, client, type, opts) };
+    const body = opts.file ? await fileBody(opts.file) : { selection: await selectionFromFlags(ctx, client, type, opts) };
     if (opts.state !== undefined && type !== 'update-workflow') throw new UsageError('--state applies to update-workflow only');
     if (opts.state !== undefined) body.workflow = { state: opts.state === 'none' ? null : await stateId(ctx, client, opts.state, hubId) };
     if (type === 'update-workflow' && body.workflow === undefined) throw new UsageError('update-workflow needs --state <id|label|none> (or workflow in the file)');
@@ -67,8 +67,8 @@ export default defineCommand<Flags>({
 });
 
 /** The request body from a file: an array is the selection, an object is sent as it is. */
-function fileBody(path: string): Record<string, unknown> {
-  const value = readJsonFile(path);
+async function fileBody(path: string): Promise<Record<string, unknown>> {
+  const value = await readJsonFile(path);
   if (Array.isArray(value)) return { selection: value };
   if (value && typeof value === 'object') return value as Record<string, unknown>;
   throw new UsageError(`${path} must hold a JSON array of entries or an object {selection, ...}`);

@@ -17,7 +17,7 @@ export default defineCommand<{ hub?: string; name?: string; label?: string; feat
   async run(ctx, _args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    let repo = await client.post<{ id: string }>(`/hubs/${hubId}/content-repositories`, buildBody(opts, { name: opts.name, label: opts.label }));
+    let repo = await client.post<{ id: string }>(`/hubs/${hubId}/content-repositories`, await buildBody(opts, { name: opts.name, label: opts.label }));
     const features = commaList(opts.feature);
     for (const feature of features) await client.post(`/content-repositories/${repo.id}/features`, undefined, { query: { feature } });
     if (features.length) repo = await client.get(`/content-repositories/${repo.id}`);

@@ -11,7 +11,7 @@ export default defineCommand<{ hub?: string; name?: string; label?: string; body
   args: [{ name: 'repo', description: 'repository id or name', required: true }],
   options: [hubOption, { flags: '--name <name>', description: 'new name' }, { flags: '--label <label>', description: 'new label' }, bodyFileOption, setOption],
   async run(ctx, args, opts) {
-    const body = buildBody(opts, { name: opts.name, label: opts.label });
+    const body = await buildBody(opts, { name: opts.name, label: opts.label });
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give --name, --label, --set or --body-file.');
     const client = await ctx.client();
     return item(await client.patch(`/content-repositories/${await repoId(ctx, args.repo, opts.hub, client)}`, body));

@@ -46,7 +46,7 @@ export default defineCommand<Opts>({
     if (!opts.file) throw new UsageError('Give the schema document with --file <file> (- for stdin)');
     if (opts.register && !opts.label) throw new UsageError('--register needs --label <label> for the content type');
     if (!opts.register && (opts.label || opts.repo)) throw new UsageError('--label and --repo apply to the registered content type; add --register');
-    const doc = readJsonObject(opts.file);
+    const doc = await readJsonObject(opts.file);
     const schemaId = opts.schemaId ?? documentId(doc);
     if (!schemaId) throw new UsageError(`${opts.file} has no id`, 'Give the schema id URL with --schema-id <url>.');
 

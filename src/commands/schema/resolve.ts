@@ -14,7 +14,7 @@ export default defineCommand<{ hub?: string; file?: string }>({
     if (Boolean(args.schema) === Boolean(opts.file)) throw new UsageError('Give either a schema or --file <file>');
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    const request = opts.file ? { body: JSON.stringify(readJsonObject(opts.file)) } : { schemaId: (await findSchema(ctx, client, args.schema, opts.hub)).schemaId };
+    const request = opts.file ? { body: JSON.stringify(await readJsonObject(opts.file)) } : { schemaId: (await findSchema(ctx, client, args.schema, opts.hub)).schemaId };
     const resolved = await client.post<{ body: string }>(`/hubs/${hubId}/content-type-schemas/resolve`, request);
     return documentOutput(JSON.parse(resolved.body));
   },

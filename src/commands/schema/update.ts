@@ -14,7 +14,7 @@ export default defineCommand<{ hub?: string; file?: string; validationLevel?: st
   options: [hubOption, schemaFileOption, validationLevelOption],
   async run(ctx, args, opts) {
     if (!opts.file && !opts.validationLevel) throw new UsageError('Nothing to change', 'Give --file and/or --validation-level.');
-    const doc = opts.file ? readJsonObject(opts.file) : undefined;
+    const doc = opts.file ? await readJsonObject(opts.file) : undefined;
     const client = await ctx.client();
     const current = await findSchema(ctx, client, args.schema, opts.hub);
     const body = { body: doc ? JSON.stringify(doc, null, 2) : undefined, validationLevel: opts.validationLevel, version: current.version };

@@ -30,7 +30,7 @@ export default defineCommand<Options>({
   ],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the slots repository: cms slot create --repo <id|name>.');
-    const request = buildBody({ bodyFile: opts.bodyFile }, { label: opts.label });
+    const request = await buildBody({ bodyFile: opts.bodyFile }, { label: opts.label });
     if (opts.schema) applySets(request, [`body._meta.schema=${JSON.stringify(opts.schema)}`, 'body._meta.name="slot"']);
     applySets(request, opts.set);
     const client = await ctx.client();

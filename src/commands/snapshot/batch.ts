@@ -25,7 +25,7 @@ export default defineCommand<Options>({
     bodyFileOption,
   ],
   async run(ctx, _args, opts) {
-    const request = opts.bodyFile ? readJsonFile(opts.bodyFile) : (opts.root ?? []).map((contentRoot) => ({ contentRoot, comment: opts.comment, createdFrom: 'content-item', type: opts.type.toUpperCase() }));
+    const request = opts.bodyFile ? await readJsonFile(opts.bodyFile) : (opts.root ?? []).map((contentRoot) => ({ contentRoot, comment: opts.comment, createdFrom: 'content-item', type: opts.type.toUpperCase() }));
     if (!Array.isArray(request) || !request.length) throw new UsageError('Name at least one item with --root <item>, or give --body-file with a JSON array');
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);

@@ -15,7 +15,7 @@ export default defineCommand<{ hub?: string; label?: string; bodyFile?: string; 
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
     const schema = await findSchema(ctx, client, args.schema, opts.hub);
-    const body = buildBody(opts, { contentTypeUri: schema.schemaId });
+    const body = await buildBody(opts, { contentTypeUri: schema.schemaId });
     if (opts.label !== undefined) body.settings = { ...(body.settings as object | undefined), label: opts.label };
     if (!(body.settings as { label?: unknown } | undefined)?.label) throw new UsageError('Give the content type a --label');
     return item(await client.post(`/hubs/${hubId}/content-types`, body), TYPE_COLUMNS);

@@ -16,7 +16,7 @@ export default defineCommand<{ hub?: string; label?: string; bodyFile?: string; 
     if (opts.label === undefined && !opts.bodyFile && !opts.set?.length) throw new UsageError('Nothing to change', 'Give --label, --set or --body-file.');
     const client = await ctx.client();
     const current = await findType(ctx, client, args.type, opts.hub);
-    const body = buildBody(opts, opts.bodyFile ? {} : { settings: current.settings });
+    const body = await buildBody(opts, opts.bodyFile ? {} : { settings: current.settings });
     if (opts.label !== undefined) body.settings = { ...(body.settings as object | undefined), label: opts.label };
     return item(await client.patch(`/content-types/${current.id}`, body), TYPE_COLUMNS);
   },

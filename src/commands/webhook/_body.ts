@@ -1,4 +1,4 @@
-import { buildBody, commaList } from '../../cli/input.js';
+import { buildBody, commaList, secretOption } from '../../cli/input.js';
 import { UsageError } from '../../core/errors.js';
 
 export interface WebhookFlags {
@@ -6,6 +6,7 @@ export interface WebhookFlags {
   event?: string[];
   handler?: string[];
   secret?: string;
+  secretStdin?: boolean;
   header?: string[];
   secretHeader?: string[];
   method?: string;
@@ -18,7 +19,8 @@ export const WEBHOOK_OPTIONS = [
   { flags: '--label <label>', description: 'label' },
   { flags: '--event <name>', description: 'event to deliver, e.g. content-item.published (repeatable or comma list)', repeatable: true },
   { flags: '--handler <url>', description: 'URL that receives deliveries (repeatable)', repeatable: true },
-  { flags: '--secret <secret>', description: 'signs deliveries: X-Webhook-Signature = base64(HMAC-SHA256(secret, body))' },
+  { flags: '--secret <secret>', description: 'signs deliveries: X-Webhook-Signature = base64(HMAC-SHA256(secret, body)) (prefer --secret-stdin: flags show in process lists)' },
+  { flags: '--secret-stdin', description: 'read the signing secret from standard input' },
   { flags: '--header <key=value>', description: 'custom header sent with each delivery (repeatable)', repeatable: true },
   { flags: '--secret-header <key=value>', description: 'custom header whose value is never shown again (repeatable)', repeatable: true },
   { flags: '--method <method>', description: 'HTTP method of deliveries', choices: ['POST', 'PUT', 'PATCH', 'DELETE'] },
@@ -29,13 +31,14 @@ export const WEBHOOK_OPTIONS = [
 ];
 
 /** The webhook body from flags; headers given by flags replace the list. */
-export function webhookBody(opts: WebhookFlags): Record<string, unknown> {
+export async function webhookBody(opts: WebhookFlags): Promise<Record<string, unknown>> {
   const headerList = [...(opts.header ?? []).map((h) => header(h, false)), ...(opts.secretHeader ?? []).map((h) => header(h, true))];
+  const secret = await secretOption(opts.secret, opts.secretStdin, { flag: '--secret', stdin: '--secret-stdin' });
   return buildBody(opts, {
     label: opts.label,
     events: opts.event ? commaList(opts.event) : undefined,
     handlers: opts.handler,
-    secret: opts.secret,
+    secret,
     method: opts.method,
     active: opts.active,
     headers: headerList.length ? headerList : undefined,

@@ -14,6 +14,6 @@ export default defineCommand<WebhookFlags & { hub?: string }>({
   async run(ctx, _args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    return item(await client.post(`/hubs/${hubId}/webhooks`, webhookBody(opts)));
+    return item(await client.post(`/hubs/${hubId}/webhooks`, await webhookBody(opts)));
   },
 });

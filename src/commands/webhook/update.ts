@@ -10,7 +10,7 @@ export default defineCommand<WebhookFlags & { hub?: string }>({
   args: [{ name: 'webhook', description: 'webhook id', required: true }],
   options: [hubOption, ...WEBHOOK_OPTIONS],
   async run(ctx, args, opts) {
-    const body = webhookBody(opts);
+    const body = await webhookBody(opts);
     if (!Object.keys(body).length) throw new UsageError('Nothing to change', 'Give at least one flag, --set or --body-file.');
     const client = await ctx.client();
     return item(await client.patch(`/hubs/${await ctx.hubId(opts.hub, client)}/webhooks/${args.webhook}`, body));

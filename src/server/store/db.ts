@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { migrations } from './migrations.js';
+import { ensurePrivateDir } from '../../config/private-dir.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -21,7 +21,8 @@ export interface OpenOptions {
 export function openDatabase({ dataDir }: OpenOptions): Db {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // The database holds the token signing key and every client secret.
+    ensurePrivateDir(dataDir, 'data directory');
     file = join(dataDir, 'sandbox.db');
   }
   const db = new Database(file);

@@ -1,11 +1,12 @@
 import { defineCommand } from '../../../cli/define.js';
-import { commaList } from '../../../cli/input.js';
+import { commaList, secretOption } from '../../../cli/input.js';
 import { UsageError } from '../../../core/errors.js';
 import { item } from '../../../output/result.js';
 
 interface Opts {
   id?: string;
   secret?: string;
+  secretStdin?: boolean;
   label?: string;
   permission?: string[];
   acl?: string[];
@@ -18,16 +19,19 @@ export default defineCommand<Opts>({
   examples: [
     'cms sandbox client create --id editor --secret s3cret --permission CONTENT:FUNCTIONAL:CONTENT_ITEM:READ --acl hub:demo:READ',
     'cms sandbox client create --id ops --secret s3cret --permission all --acl hub:demo:READ,EDIT,CREATE_REPOSITORY',
+    'cms sandbox client create --id ci --secret-stdin --permission all --acl hub:demo:READ < secret.txt',
   ],
   options: [
     { flags: '--id <client-id>', description: 'client id' },
-    { flags: '--secret <secret>', description: 'client secret' },
+    { flags: '--secret <secret>', description: 'client secret (prefer --secret-stdin: flags show in process lists)' },
+    { flags: '--secret-stdin', description: 'read the client secret from standard input' },
     { flags: '--label <text>', description: 'description of the client' },
     { flags: '--permission <list>', description: 'functional permissions (comma list, repeatable; "all" for every one)', repeatable: true },
     { flags: '--acl <entry>', description: 'hub:<id|name>:<PERMS> or repo:<id>:<PERMS> (repeatable)', repeatable: true },
   ],
   async run(ctx, _args, opts) {
-    if (!opts.id || !opts.secret) throw new UsageError('Give --id and --secret');
+    const secret = await secretOption(opts.secret, opts.secretStdin, { flag: '--secret', stdin: '--secret-stdin' });
+    if (!opts.id || !secret) throw new UsageError('Give --id and --secret (or --secret-stdin)');
     const client = await ctx.client();
     let permissions = commaList(opts.permission);
     if (permissions.includes('all')) {
@@ -41,6 +45,6 @@ export default defineCommand<Opts>({
       const id = m[1] === 'hub' ? await ctx.hubId(m[2], client) : m[2]!;
       acl.push({ resource: m[1] === 'hub' ? 'hubs' : 'content-repositories', id, permissions: commaList(m[3]) });
     }
-    return item(await client.post('/__sandbox/clients', { id: opts.id, secret: opts.secret, label: opts.label, permissions, acl }));
+    return item(await client.post('/__sandbox/clients', { id: opts.id, secret, label: opts.label, permissions, acl }));
   },
 });
