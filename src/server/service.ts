@@ -14,6 +14,7 @@ import type { Statement } from 'better-sqlite3';
 import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
 import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
+import { DELIVERY_HEADER, withoutEvents } from './store/webhooks.js';
 import { DroppedConnection } from './dropped.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
@@ -181,7 +182,9 @@ export class Service {
     // Reads need no transaction: each statement sees one consistent snapshot (pages are one statement).
     if (req.method === 'GET') return checkedReply(handler, ctx);
     try {
-      return this.inTransaction.immediate(handler, ctx, idempotencyKey);
+      const write = () => this.inTransaction.immediate(handler, ctx, idempotencyKey);
+      // A webhook delivery (its own or another sandbox's) changes content but triggers no deliveries: no loops.
+      return req.header(DELIVERY_HEADER) ? withoutEvents(this.db, write) : write();
     } finally {
       this.markChanged();
     }

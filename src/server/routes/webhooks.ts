@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../errors.js';
 import { intParam, link, pageOf, pageRequest } from '../hal.js';
 import { newId } from '../ids.js';
 import { loadHub } from '../load.js';
-import { listRequests, webhooks, type Webhook, type WebhookHeader } from '../store/webhooks.js';
+import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader } from '../store/webhooks.js';
 import { renderWebhook } from '../resources/webhook.js';
 import type { Input } from '../validate.js';
 import type * as bodies from '../schemas/webhooks.js';
@@ -50,12 +50,14 @@ export function update(ctx: RequestContext) {
     ...ctx.modifiedStamp(),
   };
   webhooks(ctx.db).update(next);
+  if (!next.active) cancelDeliveries(ctx.db, hook.id);
   return ok(renderWebhook(ctx, next), ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}`));
 }
 
 export function remove(ctx: RequestContext) {
   const hook = load(ctx);
   webhooks(ctx.db).delete(hook.id);
+  cancelDeliveries(ctx.db, hook.id);
   return noContent();
 }
 
