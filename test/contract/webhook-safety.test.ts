@@ -169,4 +169,28 @@ describe('delivery logs and content permissions', () => {
     expect(full.payloadWithheld).toBeUndefined();
     expect(full.requestBody).toContain('launch code 1234');
   });
+
+  it('no other route answers content bodies to a caller without content read: snapshot items, the stand-in platforms', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri, { body: { _meta: { schema: setup.uri }, title: 'frozen secret' } });
+    const snapshot = (await api.post(`/hubs/${setup.hubId}/snapshots`, { comment: 'c', createdFrom: 'content-item', type: 'USER', contentRoot: item.id })).body;
+    const marketing = await api.post('/integrations/marketing', {
+      hubId: setup.hubId,
+      label: unique('Mail'),
+      active: true,
+      'marketing-credentials': { username: 'mailer', password: 'mail-pass' },
+      'cms-credentials': { clientId: 'cms-client', clientSecret: 'cms-secret' },
+      rendering: { templateName: 'email' },
+      contentAssets: { folder: 'email' },
+    });
+    expect(marketing.status, marketing.text).toBe(201);
+    const hubAcl = [{ resource: 'hubs' as const, id: setup.hubId, permissions: ['READ'] }];
+    const noContent = await api.client(unique('no-content'), ['CONTENT:FUNCTIONAL:SNAPSHOT:READ', 'CONTENT:FUNCTIONAL:INTEGRATION:READ'], hubAcl);
+    const withContent = await api.client(unique('with-content'), ['CONTENT:FUNCTIONAL:SNAPSHOT:READ', 'CONTENT:FUNCTIONAL:INTEGRATION:READ', 'CONTENT:FUNCTIONAL:CONTENT_ITEM:READ'], hubAcl);
+    const snapshotItem = `/snapshots/${snapshot.id}/content-items/${item.id}`;
+    expect(expectError(await noContent.get(snapshotItem), 403).invalidValue).toBe('CONTENT:FUNCTIONAL:CONTENT_ITEM:READ');
+    expect((await withContent.get(snapshotItem)).body.body.title).toBe('frozen secret');
+    const deliveries = `/__sandbox/marketing/${marketing.body.id}/deliveries`;
+    expectError(await noContent.get(deliveries), 403);
+    expect((await withContent.get(deliveries)).status).toBe(200);
+  });
 });

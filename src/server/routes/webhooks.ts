@@ -68,9 +68,11 @@ export function requests(ctx: RequestContext) {
   const rawCursor = ctx.query.get('cursor');
   if (rawCursor !== null && rawCursor !== '' && !/^\d+$/.test(rawCursor)) throw badRequest(`'${rawCursor}' is not a cursor from a previous page`, { property: 'cursor', invalidValue: rawCursor });
   const { requests: rows, next } = listRequests(ctx.db, hook.id, limit, rawCursor ? Number(rawCursor) : null);
+  // Payloads are content: a caller who may manage webhooks but not read content sees the attempts without them.
+  const shown = ctx.can('items.list', { hubId: hook.hubId }) ? rows : rows.map((r) => ({ ...r, requestBody: null, responseBody: null, payloadWithheld: true }));
   const base = ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}/requests`);
   return ok({
-    _embedded: { requests: rows },
+    _embedded: { requests: shown },
     cursor: next === null ? null : String(next),
     _links: { self: link(ctx.url.href), ...(next === null ? {} : { next: link(`${base}?cursor=${next}&limit=${limit}`) }) },
   });
