@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, startServer, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/assert.js';
 import { contentSetup, createItem } from '../helpers/content.js';
-import { createEvent } from '../helpers/editions.js';
+import { createEvent, sandboxNow } from '../helpers/editions.js';
 import { scheduledEdition } from '../helpers/events.js';
 
 // Token endpoint (wire-contract §3, description "Authentication") and bearer checks on API calls.
@@ -224,7 +224,8 @@ describe('token expiry', () => {
       const event = await createEvent(root, setup.hubId);
       expect((await root.post('/__sandbox/clock', { advance: '2d' })).status).toBe(200);
       // The same token, two sandbox days later: schedule an edition, publish an item.
-      const edition = await scheduledEdition(root, setup, event.id);
+      const now = await sandboxNow(root);
+      const edition = await scheduledEdition(root, setup, event.id, { start: new Date(now + 86_400_000).toISOString(), end: new Date(now + 10 * 86_400_000).toISOString() });
       expect(edition.publishingStatus).toBe('SCHEDULED');
       const item = await createItem(root, setup.repoId, setup.uri);
       expect((await root.post(`/content-items/${item.id}/publish`)).status).toBeLessThan(300);
