@@ -125,6 +125,31 @@ describe('webhook loops', () => {
     }
   });
 
+  it('at most 8 deliveries are in flight at once; the rest wait and are all delivered', async () => {
+    let open = 0;
+    let most = 0;
+    let done = 0;
+    const url = await receiver((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      req.resume();
+      setTimeout(() => {
+        open--;
+        done++;
+        res.writeHead(200).end('ok');
+      }, 150);
+    });
+    const handlers = Array.from({ length: 10 }, (_, i) => `${url}/${i}`);
+    const hook = await createHook({ handlers });
+    await createItem(api, setup.repoId, setup.uri);
+    await createItem(api, setup.repoId, setup.uri);
+    await requestsOf(hook.id, 20);
+    expect(done).toBe(20);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(most).toBeGreaterThan(1);
+    await api.patch(`${hooksPath()}/${hook.id}`, { active: false });
+  });
+
   it('deactivating a webhook cancels its pending deliveries: reactivating does not send them', async () => {
     let hits = 0;
     const url = await receiver((req, res) => {
