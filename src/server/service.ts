@@ -14,6 +14,7 @@ import type { Statement } from 'better-sqlite3';
 import { signingKey } from './store/state.js';
 import { validateBody } from './schemas/index.js';
 import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
+import { DELIVERY_HEADER, withoutEvents } from './store/webhooks.js';
 import { DroppedConnection } from './dropped.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
@@ -171,7 +172,7 @@ export class Service {
     const handler = await loadHandler(route);
     const idempotencyKey = req.method === 'POST' && !route.public ? req.header(IDEMPOTENCY_HEADER) : null;
     if (idempotencyKey) {
-      const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search);
+      const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, text);
       if (previous) return previous;
     }
     if (route.async) {
@@ -181,7 +182,9 @@ export class Service {
     // Reads need no transaction: each statement sees one consistent snapshot (pages are one statement).
     if (req.method === 'GET') return checkedReply(handler, ctx);
     try {
-      return this.inTransaction.immediate(handler, ctx, idempotencyKey);
+      const write = () => this.inTransaction.immediate(handler, ctx, idempotencyKey);
+      // A webhook delivery (its own or another sandbox's) changes content but triggers no deliveries: no loops.
+      return req.header(DELIVERY_HEADER) ? withoutEvents(this.db, write) : write();
     } finally {
       this.markChanged();
     }
@@ -195,7 +198,8 @@ export class Service {
     const token = m[1]!;
     let claims = this.verified.get(token);
     if (!claims) {
-      const check = verifyToken(this.key, token, this.clock.now());
+      // Wall-clock time, not the sandbox clock: moving the clock expires no token (wire contract 3).
+      const check = verifyToken(this.key, token, Date.now());
       if (!check.ok) {
         throw unauthorized(
           check.reason === 'expired' ? 'The access token has expired; request a new one' : check.reason === 'undecodable' ? 'The access token could not be decoded' : 'The access token is not valid',
@@ -205,14 +209,15 @@ export class Service {
       if (this.verified.size >= 1000) this.verified.clear();
       this.verified.set(token, claims);
     }
-    // Expiry follows the sandbox clock, which may have moved since the token was first seen.
-    if (claims.exp * 1000 <= this.clock.now()) throw unauthorized('The access token has expired; request a new one');
+    // Checked again: the token may have been verified (and cached) before it expired.
+    if (claims.exp * 1000 <= Date.now()) throw unauthorized('The access token has expired; request a new one');
     let principal = this.principals.get(claims.sub);
     if (principal === undefined) {
       principal = Principal.load(this.db, claims.sub);
       this.principals.set(claims.sub, principal);
     }
-    if (!principal) throw unauthorized('The access token is not valid');
+    // A deleted client stays dead: a client created again with its id has another generation.
+    if (!principal || principal.generation !== (claims.gen ?? '')) throw unauthorized('The access token is not valid');
     ctx.principal = principal;
   }
 
@@ -234,7 +239,7 @@ export class Service {
 function transactionRunner(db: Db) {
   return db.transaction((handler: Handler, ctx: RequestContext, idempotencyKey: string | null): Reply => {
     const reply = checkedReply(handler, ctx);
-    if (idempotencyKey) remember(db, ctx.principal.clientId, idempotencyKey, ctx.req.method, ctx.url.pathname + ctx.url.search, reply);
+    if (idempotencyKey) remember(db, ctx.principal.clientId, idempotencyKey, ctx.req.method, ctx.url.pathname + ctx.url.search, ctx.bodyText, reply);
     return reply;
   });
 }

@@ -199,14 +199,16 @@ describe('deliveries to the commerce platform', () => {
 });
 
 describe('the platform endpoints', () => {
-  it('need INTEGRATION:READ with Hub READ; slot is required and at must be a date', async () => {
+  it('need INTEGRATION:READ and CONTENT_ITEM:READ (they show content) with Hub READ; slot is required and at must be a date', async () => {
     const acl = [{ resource: 'hubs' as const, id: setup.hubId, permissions: ['READ'] }];
-    const reader = await api.client(unique('shop-reader'), [FN('INTEGRATION', 'READ')], acl);
+    const reader = await api.client(unique('shop-reader'), [FN('INTEGRATION', 'READ'), FN('CONTENT_ITEM', 'READ')], acl);
     expect((await reader.get(platform('/campaigns'))).status).toBe(200);
     expect((await reader.get(platform('/live?slot=x'))).status).toBe(200);
+    const integrationOnly = await api.client(unique('shop-integration-only'), [FN('INTEGRATION', 'READ')], acl);
+    expectError(await integrationOnly.get(platform('/live?slot=x')), 403);
     const none = await api.client(unique('shop-none'), [], acl);
     expectError(await none.get(platform('/campaigns')), 403);
-    const elsewhere = await api.client(unique('shop-elsewhere'), [FN('INTEGRATION', 'READ')]);
+    const elsewhere = await api.client(unique('shop-elsewhere'), [FN('INTEGRATION', 'READ'), FN('CONTENT_ITEM', 'READ')]);
     expectError(await elsewhere.get(platform('/campaigns')), 404);
     expectError(await api.get('/__sandbox/commerce/5f00000000000000000000ff/campaigns'), 404);
     expect(expectError(await api.get(platform('/live')), 400).property).toBe('slot');

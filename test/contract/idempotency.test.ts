@@ -49,6 +49,20 @@ describe('Idempotency-Key on POST', () => {
     expect(other.body.errors[0].code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
+  it('the same key on the same path with a different body is 422 IDEMPOTENCY_KEY_REUSED; the same body replays', async () => {
+    const before = await count();
+    const key = unique('key');
+    expect((await create(key, 'First body')).status).toBe(201);
+    const changed = await create(key, 'Another body');
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors[0]).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', property: 'Idempotency-Key', invalidValue: key });
+    expect(changed.body.errors[0].message).toContain('different body');
+    const same = await create(key, 'First body');
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    expect(await count()).toBe(before + 1);
+  });
+
   it('keys belong to a client: another client with the same key gets its own resource', async () => {
     const key = unique('key');
     const first = await create(key);

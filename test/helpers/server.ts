@@ -100,8 +100,9 @@ export class Api {
   }
 
   /**
-   * Moves the sandbox clock (admin endpoint) and logs in again: tokens expire on the sandbox
-   * clock, and a client would get a new one after its next 401.
+   * Moves the sandbox clock (admin endpoint) and logs in again. Tokens expire on wall-clock time
+   * (a clock move expires none; test/contract/auth.test.ts holds one across 2 days): the new
+   * token only keeps long test files clear of the real 300-second lifetime.
    */
   async advanceClock(change: { advance?: string; set?: string }): Promise<Reply> {
     const res = await this.post('/__sandbox/clock', change);

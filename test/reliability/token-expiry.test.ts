@@ -11,8 +11,10 @@ import { serve, type Served } from './lib/serve.js';
 
 // A long run outlives several token lifetimes without one failed request: `cms sandbox serve
 // --token-ttl 2` hands out tokens that live two seconds, and clients keep working for about
-// eight: the CLI core (ApiClient + TokenProvider over HTTP, several concurrent loops, and a
-// sandbox clock jump halfway that expires every token early: the refresh-once-on-401 path), then
+// eight: the CLI core (ApiClient + TokenProvider over HTTP, several concurrent loops; halfway the
+// sandbox clock jumps 2 days, which expires nothing (lifetimes run on wall-clock time), and the
+// client is deleted and created again with the same id and secret, which kills its tokens early:
+// the refresh-once-on-401 path), then
 // the real `cms` binary run over and over against a profile, counting token requests in --debug.
 
 const TTL_SECONDS = 2;
@@ -35,14 +37,17 @@ const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!,
 
 describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
   it('the CLI core keeps working for several lifetimes: fresh tokens before expiry, one refresh after an early 401', async () => {
+    const admin = await new Api(server.url).login();
+    const loopClient = { id: 'token-loop', secret: 'token-loop-secret', permissions: ['CONTENT:FUNCTIONAL:HUB:CREATE'], acl: [] };
+    expect((await admin.post('/__sandbox/clients', loopClient)).status).toBe(201);
     const transport: Transport = await createTransport({
       profile: null,
       source: 'flag',
       embedded: false,
       apiUrl: server.url,
       authUrl: server.url,
-      clientId: 'sandbox-admin',
-      clientSecret: 'sandbox-secret',
+      clientId: loopClient.id,
+      clientSecret: loopClient.secret,
       dataDir: join(dir, 'unused'),
     });
     const seen = { tokenRequests: 0, unauthorized: 0, requests: 0, tokens: new Set<string>() };
@@ -56,7 +61,7 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
       const auth = x.requestHeaders.authorization;
       if (auth) seen.tokens.add(auth.replace(/^Bearer /, ''));
     };
-    const tokens = new TokenProvider(transport, { authUrl: server.url, clientId: 'sandbox-admin', clientSecret: 'sandbox-secret' }, join(dir, 'core-token-cache.json'), onExchange);
+    const tokens = new TokenProvider(transport, { authUrl: server.url, clientId: loopClient.id, clientSecret: loopClient.secret }, join(dir, 'core-token-cache.json'), onExchange);
     const client = new ApiClient(transport, tokens, { apiUrl: server.url, onExchange });
     const failures: string[] = [];
     let completed = 0;
@@ -74,16 +79,20 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
         await new Promise((r) => setTimeout(r, 15));
       }
     };
-    // Halfway, the sandbox clock jumps a minute ahead: every token the client holds expires on the
-    // server while the client still believes it valid. Its next requests get a 401 and refresh once.
+    // Halfway, the sandbox clock jumps 2 days ahead (no token may expire for it), then the client
+    // is deleted and created again: every token it holds is dead on the server while the client
+    // still believes it valid. Its next requests get a 401 and refresh once.
     const jump = (async () => {
       await new Promise((r) => setTimeout(r, RUN_MS / 2));
-      const admin = await new Api(server.url).login();
+      await admin.login(); // its own token lives 2 seconds too
+      expect((await admin.post('/__sandbox/clock', { advance: '2d' })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen.unauthorized).toBe(0);
       // A token fetched just now is one the client will use for up to a second: it is the one
-      // the jump expires under its feet.
+      // the re-creation kills under its feet.
       await tokens.refresh();
-      const res = await admin.post('/__sandbox/clock', { advance: '1m' });
-      expect(res.status).toBe(200);
+      expect((await admin.del(`/__sandbox/clients/${loopClient.id}`)).status).toBe(204);
+      expect((await admin.post('/__sandbox/clients', loopClient)).status).toBe(201);
     })();
     await Promise.all([loop(0), loop(1), loop(2), jump]);
     const elapsed = Date.now() - started;
@@ -101,11 +110,11 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
       expect(c.exp - c.iat).toBeGreaterThanOrEqual(TTL_SECONDS);
       expect(c.exp - c.iat).toBeLessThanOrEqual(TTL_SECONDS + 1);
     }
-    // The clock jump was answered with 401s, each recovered by one refresh (no request failed).
+    // The re-creation was answered with 401s, each recovered by one refresh (no request failed).
     expect(seen.unauthorized).toBeGreaterThan(0);
     console.log(
       `[reliability] token expiry (CLI core): ${completed} requests by 3 concurrent loops in ${(elapsed / 1000).toFixed(1)}s with ${TTL_SECONDS}s tokens (${lifetimes.toFixed(1)} lifetimes outlived), ` +
-        `0 failed; ${seen.tokenRequests} token requests, ${seen.tokens.size} distinct tokens used, ${seen.unauthorized} early 401s (clock jump) recovered by one refresh each`,
+        `0 failed; ${seen.tokenRequests} token requests, ${seen.tokens.size} distinct tokens used, ${seen.unauthorized} early 401s (client re-created; none from a 2-day clock jump) recovered by one refresh each`,
     );
   }, 60_000);
 

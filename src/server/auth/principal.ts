@@ -11,14 +11,16 @@ export class Principal {
     readonly clientId: string,
     readonly admin: boolean,
     private readonly functional: ReadonlySet<string>,
+    /** Which creation of the client id this is: tokens of another one are refused. */
+    readonly generation: string = '',
   ) {}
 
   static load(db: Db, clientId: string): Principal | null {
-    const row = stmt(db, 'SELECT id, admin, permissions FROM clients WHERE id = ?').get(clientId) as
-      | { id: string; admin: number; permissions: string }
+    const row = stmt(db, 'SELECT id, admin, permissions, generation FROM clients WHERE id = ?').get(clientId) as
+      | { id: string; admin: number; permissions: string; generation: string }
       | undefined;
     if (!row) return null;
-    return new Principal(db, row.id, row.admin === 1, new Set(JSON.parse(row.permissions) as string[]));
+    return new Principal(db, row.id, row.admin === 1, new Set(JSON.parse(row.permissions) as string[]), row.generation);
   }
 
   hasFunctional(permission: string): boolean {

@@ -5,6 +5,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface TokenClaims {
   sub: string;
+  /** The client's generation when the token was issued (absent in tokens from before it existed). */
+  gen?: string;
   iat: number;
   exp: number;
   jti: string;
@@ -12,10 +14,10 @@ export interface TokenClaims {
 
 const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
-export function signToken(key: Buffer, clientId: string, nowMs: number, ttlSeconds: number): string {
+export function signToken(key: Buffer, clientId: string, generation: string, nowMs: number, ttlSeconds: number): string {
   const iat = Math.floor(nowMs / 1000);
   // exp rounds up: the token lives at least the expires_in the token endpoint announces.
-  const claims: TokenClaims = { sub: clientId, iat, exp: Math.ceil(nowMs / 1000) + ttlSeconds, jti: randomBytes(9).toString('base64url') };
+  const claims: TokenClaims = { sub: clientId, gen: generation, iat, exp: Math.ceil(nowMs / 1000) + ttlSeconds, jti: randomBytes(9).toString('base64url') };
   const body = `${HEADER}.${b64url(JSON.stringify(claims))}`;
   return `${body}.${sign(key, body)}`;
 }

@@ -16,6 +16,8 @@ export interface Task {
 const LEASE_MS = 60_000;
 const BATCH = 200;
 const MAX_ROUNDS = 50;
+/** Asynchronous tasks (deliveries) in flight at once; the rest wait, pending, for a free slot. */
+export const MAX_INFLIGHT = 8;
 
 /**
  * Runs due tasks in order (due time, then creation). Synchronous tasks (publishing, localization,
@@ -28,6 +30,8 @@ export class Scheduler {
   private next: { dueAt: number; leaseAt: number } | null = null;
   private readonly inflight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  /** A pass left due deliveries pending for lack of a slot: a finishing one starts the next pass. */
+  private deferred = false;
 
   constructor(private readonly service: Service) {}
 
@@ -70,17 +74,24 @@ export class Scheduler {
          WHERE (state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)
          ORDER BY due_at, id LIMIT ${BATCH}`,
       ).all(now, Date.now()) as Task[];
-      if (!due.length) break;
-      ran = true;
+      let progressed = false;
       for (const task of due) {
         const mod = await taskKinds[task.kind]?.();
         if (!mod) {
           stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(`unknown task kind ${task.kind}`, task.id);
           continue;
         }
+        // At capacity, a delivery stays pending until one in flight finishes (markChanged, the timer).
+        if (mod.async && this.inflight.size >= MAX_INFLIGHT) {
+          this.deferred = true;
+          continue;
+        }
+        progressed = true;
         if (mod.async) this.startAsync(task, mod);
         else this.runSync(task, mod);
       }
+      if (!progressed) break;
+      ran = true;
     }
     if (ran) this.service.markChanged();
     const dueAt = stmt(this.db, "SELECT min(due_at) FROM tasks WHERE state = 'pending'").pluck().get() as number | null;
@@ -120,6 +131,10 @@ export class Scheduler {
       .finally(() => {
         this.inflight.delete(p);
         this.service.markChanged();
+        if (this.deferred && this.db.open) {
+          this.deferred = false;
+          this.service.tick().catch((err) => this.service.options.onError?.(err, { method: 'TICK', url: 'scheduler' }));
+        }
       });
     this.inflight.add(p);
   }
@@ -142,10 +157,12 @@ export class Scheduler {
   /** Resolves when background work has settled, or after timeoutMs. */
   async idle(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    // Start whatever is due first: a CLI process must not exit with a delivery it could send.
+    // Start whatever is due first: a CLI process must not exit with a delivery it could send
+    // (more than MAX_INFLIGHT of them start as earlier ones finish).
     if (this.db.open) await this.service.tick();
     while (this.inflight.size && Date.now() < deadline) {
-      await Promise.race([Promise.allSettled([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+      await Promise.race([Promise.race([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+      if (this.db.open) await this.service.tick();
     }
   }
 }

@@ -1,8 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ok, type RequestContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { signToken } from '../auth/tokens.js';
-import { hashSecret } from '../store/seed.js';
+import { secretMatches } from '../store/seed.js';
 import { stmt } from '../store/statements.js';
 
 /** POST /oauth/token: client credentials as form fields or HTTP Basic. */
@@ -27,12 +26,15 @@ export function issueToken(ctx: RequestContext) {
       secret = safeDecode(decoded.slice(colon + 1));
     }
   }
-  if (!clientId || !secret || !validSecret(ctx, clientId, secret)) {
+  const client = clientId && secret ? verifiedClient(ctx, clientId, secret) : null;
+  if (!clientId || !client) {
     throw badRequest('Invalid client credentials', { code: 'invalid_client', property: 'client_id', invalidValue: clientId ?? null });
   }
   const ttl = ctx.service.tokenTtlSeconds;
   return ok({
-    access_token: signToken(ctx.service.signingKey, clientId, ctx.now(), ttl),
+    // Lifetimes run on wall-clock time, not the sandbox clock (wire contract 3): moving the clock
+    // must not expire the tokens clients hold.
+    access_token: signToken(ctx.service.signingKey, clientId, client.generation, Date.now(), ttl),
     token_type: 'bearer',
     expires_in: ttl,
     session_expires_in: 0,
@@ -50,12 +52,10 @@ function readForm(ctx: RequestContext): URLSearchParams {
   return new URLSearchParams(ctx.bodyText);
 }
 
-function validSecret(ctx: RequestContext, clientId: string, secret: string): boolean {
-  const stored = stmt(ctx.db, 'SELECT secret_hash FROM clients WHERE id = ?').pluck().get(clientId) as string | undefined;
-  if (!stored) return false;
-  const a = Buffer.from(stored);
-  const b = Buffer.from(hashSecret(secret));
-  return a.length === b.length && timingSafeEqual(a, b);
+/** The client the credentials name, with its generation; null when unknown or the secret is wrong. */
+function verifiedClient(ctx: RequestContext, clientId: string, secret: string): { generation: string } | null {
+  const row = stmt(ctx.db, 'SELECT secret_hash, generation FROM clients WHERE id = ?').get(clientId) as { secret_hash: string; generation: string } | undefined;
+  return row && secretMatches(row.secret_hash, secret) ? { generation: row.generation } : null;
 }
 
 function safeDecode(s: string): string {

@@ -3,7 +3,7 @@ import { created, noContent, ok, type RequestContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock as setClockTo, REAL_TIME } from '../clock.js';
 import { stmt } from '../store/statements.js';
-import { hashSecret, seedAdminClient, ADMIN_CLIENT_ID } from '../store/seed.js';
+import { hashSecret, newGeneration, seedAdminClient, ADMIN_CLIENT_ID } from '../store/seed.js';
 import { writeState } from '../store/state.js';
 import { grantAcl } from '../auth/principal.js';
 import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../auth/permissions.js';
@@ -108,12 +108,13 @@ export function createClient(ctx: RequestContext) {
   if (stmt(ctx.db, 'SELECT 1 FROM clients WHERE id = ?').get(input.id)) {
     throw conflict(`A client '${input.id}' already exists`, { entity: 'Client', property: 'id', invalidValue: input.id });
   }
-  stmt(ctx.db, 'INSERT INTO clients (id, secret_hash, admin, permissions, label, created_date) VALUES (?, ?, 0, ?, ?, ?)').run(
+  stmt(ctx.db, 'INSERT INTO clients (id, secret_hash, admin, permissions, label, created_date, generation) VALUES (?, ?, 0, ?, ?, ?, ?)').run(
     input.id,
     hashSecret(input.secret),
     JSON.stringify(input.permissions),
     input.label ?? null,
     ctx.nowIso(),
+    newGeneration(),
   );
   for (const entry of input.acl) grantAcl(ctx.db, input.id, entry.resource, entry.id, entry.permissions);
   return created(clientView(ctx, input.id), ctx.origin + `/__sandbox/clients/${encodeURIComponent(input.id)}`);

@@ -38,6 +38,9 @@ const route = (method: Method, path: string, op: string, opts: RouteOptions = {}
 const v2 = (method: Method, path: string, op: string, opts: RouteOptions = {}): RouteDef => route(method, V2 + path, op, opts);
 
 const HUB_READ: AclRequirement[] = ['Hub:READ'];
+/** A route that answers content item bodies also needs the permission to read content (no side door). */
+export const CONTENT_READ = FN('CONTENT_ITEM', 'READ');
+const readsContent = (opts: RouteOptions): RouteOptions => ({ ...opts, fn: [...(opts.fn ?? []), CONTENT_READ] });
 const ADMIN_ON_HUB: RouteOptions = {
   fn: [FN('ADMIN', 'MANAGE_ACCESS'), FN('HUB', 'MANAGE_ACCESS')],
   acl: ['Hub:READ', 'Hub:MANAGE_ACCESS'],
@@ -309,7 +312,7 @@ export const routes: RouteDef[] = [
   v2('POST', '/hubs/:hubId/snapshots', 'snapshots.create', { fn: [FN('SNAPSHOT', 'CREATE')], acl: HUB_READ, body: 'snapshots.create' }),
   v2('POST', '/hubs/:hubId/snapshots/batch', 'snapshots.batchCreate', { fn: [FN('SNAPSHOT', 'CREATE')], acl: HUB_READ, body: 'snapshots.batch' }),
   v2('GET', '/snapshots/:snapshotId', 'snapshots.get', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
-  v2('GET', '/snapshots/:snapshotId/content-items/:itemId', 'snapshots.contentItem', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
+  v2('GET', '/snapshots/:snapshotId/content-items/:itemId', 'snapshots.contentItem', readsContent({ fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ })),
   v2('GET', '/snapshots/:snapshotId/publishing-jobs', 'publishing.listJobs', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
   v2('POST', '/snapshots/:snapshotId/publishing-jobs', 'publishing.createJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'snapshots.publishingJob' }),
   v2('GET', '/publishing-jobs/:jobId', 'publishing.getJob', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
@@ -370,11 +373,11 @@ function integrationRoutes(): RouteDef[] {
     v2('GET', '/hubs/:hubId/integrations', 'integrations.listForHub', can('READ')),
     ...kind('commerce'),
     ...kind('marketing'),
-    // The stand-in platforms, for whoever may read the integration.
-    route('GET', '/__sandbox/commerce/:integrationId/campaigns', 'commerce.campaignList', can('READ')),
-    route('GET', '/__sandbox/commerce/:integrationId/live', 'commerce.live', can('READ')),
-    route('GET', '/__sandbox/commerce/:integrationId/assets', 'commerce.assets', can('READ')),
-    route('GET', '/__sandbox/marketing/:integrationId/deliveries', 'integrations.marketingDeliveries', can('READ')),
+    // The stand-in platforms show the content they received: for whoever may read the integration and the content.
+    route('GET', '/__sandbox/commerce/:integrationId/campaigns', 'commerce.campaignList', readsContent(can('READ'))),
+    route('GET', '/__sandbox/commerce/:integrationId/live', 'commerce.live', readsContent(can('READ'))),
+    route('GET', '/__sandbox/commerce/:integrationId/assets', 'commerce.assets', readsContent(can('READ'))),
+    route('GET', '/__sandbox/marketing/:integrationId/deliveries', 'integrations.marketingDeliveries', readsContent(can('READ'))),
   ];
 }
 

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../errors.js';
 import { intParam, link, pageOf, pageRequest } from '../hal.js';
 import { newId } from '../ids.js';
 import { loadHub } from '../load.js';
-import { listRequests, webhooks, type Webhook, type WebhookHeader } from '../store/webhooks.js';
+import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader } from '../store/webhooks.js';
 import { renderWebhook } from '../resources/webhook.js';
 import type { Input } from '../validate.js';
 import type * as bodies from '../schemas/webhooks.js';
@@ -50,12 +50,14 @@ export function update(ctx: RequestContext) {
     ...ctx.modifiedStamp(),
   };
   webhooks(ctx.db).update(next);
+  if (!next.active) cancelDeliveries(ctx.db, hook.id);
   return ok(renderWebhook(ctx, next), ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}`));
 }
 
 export function remove(ctx: RequestContext) {
   const hook = load(ctx);
   webhooks(ctx.db).delete(hook.id);
+  cancelDeliveries(ctx.db, hook.id);
   return noContent();
 }
 
@@ -66,9 +68,11 @@ export function requests(ctx: RequestContext) {
   const rawCursor = ctx.query.get('cursor');
   if (rawCursor !== null && rawCursor !== '' && !/^\d+$/.test(rawCursor)) throw badRequest(`'${rawCursor}' is not a cursor from a previous page`, { property: 'cursor', invalidValue: rawCursor });
   const { requests: rows, next } = listRequests(ctx.db, hook.id, limit, rawCursor ? Number(rawCursor) : null);
+  // Payloads are content: a caller who may manage webhooks but not read content sees the attempts without them.
+  const shown = ctx.can('items.list', { hubId: hook.hubId }) ? rows : rows.map((r) => ({ ...r, requestBody: null, responseBody: null, payloadWithheld: true }));
   const base = ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}/requests`);
   return ok({
-    _embedded: { requests: rows },
+    _embedded: { requests: shown },
     cursor: next === null ? null : String(next),
     _links: { self: link(ctx.url.href), ...(next === null ? {} : { next: link(`${base}?cursor=${next}&limit=${limit}`) }) },
   });

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
-import { rewriteLinks, findLinks } from '../content-links.js';
+import { rewriteLinks } from '../content-links.js';
+import { linkedGraph } from '../content-graph.js';
 import { publishEntries } from '../editions/rules.js';
 import { slotSnapshotIds } from '../editions/slot-content.js';
 import { itemVersion, items, type ContentItem } from '../store/items.js';
@@ -47,20 +48,12 @@ function editionView(db: Db, live: LiveEditionSlot): { body: ContentItem['body']
   return { body: rewriteLinks(content, roots), resolve };
 }
 
-/** Items reachable from the root through content links, each once, within the root's hub. */
+/** Items reachable from the root through content links, each once, within the root's hub (bounded: content-graph.ts). */
 function linkedItems(root: Delivered, hubId: string, resolve: Resolve): Map<string, Delivered> {
-  const found = new Map<string, Delivered>();
-  const queue = findLinks(root.json).map((l) => l.id);
-  while (queue.length) {
-    const id = queue.shift()!;
-    if (id === root.id || found.has(id)) continue;
+  return linkedGraph(root, (id) => {
     const item = resolve(id);
-    if (!item || item.hubId !== hubId) continue;
-    const d = delivered(item, item.body);
-    found.set(id, d);
-    queue.push(...findLinks(d.json).map((l) => l.id));
-  }
-  return found;
+    return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
+  });
 }
 
 /** What delivery serves for an item (or slot) at `atMs`. */

@@ -1,8 +1,10 @@
 import { isContentLink } from '../content-links.js';
 import type { Delivered, StagedContent } from './delivery.js';
 
-// The default rendering of staged content: each field a term with its value, content links
-// replaced by the linked item's own rendering. Every inserted value is escaped.
+// The default rendering of staged content: each field a term with its value, a content link
+// replaced by the linked item's own rendering where the item first appears; later links to it
+// (and links back to an item around them) show its label, as a link to a missing item does. Each item is rendered once,
+// so the page grows with the graph, not with the paths through it. Every value is escaped.
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -10,14 +12,15 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 
 interface Walk {
   linked: ReadonlyMap<string, Delivered>;
-  /** Items being rendered around this point: a link back to one of them is not expanded again. */
-  path: ReadonlySet<string>;
+  /** Items already rendered (or being rendered) on the page: a later link to one points at it. */
+  rendered: Set<string>;
   depth: number;
 }
 
 function itemHtml(d: Delivered, walk: Walk): string {
   const { _meta, ...fields } = d.json;
-  const inner: Walk = { ...walk, path: new Set([...walk.path, d.id]), depth: Math.min(walk.depth + 1, 6) };
+  walk.rendered.add(d.id);
+  const inner: Walk = { ...walk, depth: Math.min(walk.depth + 1, 6) };
   const schema = typeof _meta.schema === 'string' ? _meta.schema : '';
   return `<article class="content-item" data-id="${escapeHtml(d.id)}" data-schema="${escapeHtml(schema)}"><h${walk.depth}>${escapeHtml(d.label)}</h${walk.depth}>${fieldsHtml(fields, inner)}</article>`;
 }
@@ -31,7 +34,7 @@ function fieldsHtml(fields: Record<string, unknown>, walk: Walk): string {
 function valueHtml(value: unknown, walk: Walk): string {
   if (isContentLink(value)) {
     const target = walk.linked.get(value.id);
-    if (target && !walk.path.has(value.id)) return itemHtml(target, walk);
+    if (target && !walk.rendered.has(value.id)) return itemHtml(target, walk);
     return `<span class="content-link" data-id="${escapeHtml(value.id)}">${escapeHtml(target?.label ?? value.id)}</span>`;
   }
   if (Array.isArray(value)) return `<ol>${value.map((v) => `<li>${valueHtml(v, walk)}</li>`).join('')}</ol>`;
@@ -41,5 +44,5 @@ function valueHtml(value: unknown, walk: Walk): string {
 
 /** The staged item as an HTML fragment. */
 export function contentHtml(staged: StagedContent): string {
-  return itemHtml(staged.root, { linked: staged.linked, path: new Set(), depth: 1 });
+  return itemHtml(staged.root, { linked: staged.linked, rendered: new Set(), depth: 1 });
 }

@@ -385,4 +385,14 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0008-server-idempotency-body-client-generation',
+    sql: `
+      -- A key reused with another body is refused (422), not replayed: the body's sha256 is kept.
+      ALTER TABLE idempotency_keys ADD COLUMN body_hash TEXT;
+      -- Each creation of a client id gets a new generation, carried in its tokens: a token of a
+      -- deleted client stays dead when the id is created again. Rows from before: generation ''.
+      ALTER TABLE clients ADD COLUMN generation TEXT NOT NULL DEFAULT '';
+    `,
+  },
 ];

@@ -66,7 +66,9 @@ export interface WebhookRequest {
   /** The receiver's status, or null when the connection failed. */
   responseStatus: number | null;
   responseBody: string | null;
-  /** 200 delivered; 202 delivered but the receiver answered 4xx (not retried); 500 receiver 5xx or network error (retried). */
+  /** Set when the receiver answered more than the sandbox reads (deliver.ts MAX_ANSWER_BYTES). */
+  responseBodyTruncated?: boolean;
+  /** 200 delivered; 202 delivered but the receiver answered 3xx (not followed) or 4xx (not retried); 500 receiver 5xx or network error (retried). */
   result: 200 | 202 | 500;
   error: string | null;
   durationMs: number;
@@ -87,12 +89,37 @@ export interface Delivery {
   event: { id: string; name: string; hubId: string; createdDate: string; payload: unknown };
 }
 
+/** Marks a request as a delivery: a request carrying it triggers no further deliveries (service.ts). */
+export const DELIVERY_HEADER = 'x-webhook-delivery';
+
+/** Databases whose current (synchronous) handler runs for a webhook delivery: its changes enqueue no events. */
+const quiet = new WeakSet<Db>();
+
+/**
+ * Runs `fn` (a synchronous handler) without enqueueing deliveries: a request that is itself a
+ * delivery (it carries deliver.ts DELIVERY_HEADER) must not feed a webhook loop.
+ */
+export function withoutEvents<T>(db: Db, fn: () => T): T {
+  quiet.add(db);
+  try {
+    return fn();
+  } finally {
+    quiet.delete(db);
+  }
+}
+
+/** Cancels the deliveries of a webhook not yet attempted (it was deactivated or deleted). */
+export function cancelDeliveries(db: Db, webhookId: string): number {
+  return stmt(db, "UPDATE tasks SET state = 'cancelled' WHERE kind = 'webhook-delivery' AND ref = ? AND state = 'pending'").run(webhookId).changes;
+}
+
 /**
  * Records an event: one delivery task per handler of every active webhook of the hub that
  * subscribes to it and whose filters pass. Runs in the caller's transaction, so the deliveries
  * exist exactly when the change that caused them does.
  */
 export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload: unknown, nowMs: number): number {
+  if (quiet.has(db)) return 0;
   const rows = stmt(db, 'SELECT data FROM webhooks WHERE hub_id = ?').pluck().all(hubId) as string[];
   if (!rows.length) return 0;
   const event = { id: newId(nowMs), name, hubId, createdDate: new Date(nowMs).toISOString(), payload };

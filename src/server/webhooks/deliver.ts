@@ -3,7 +3,7 @@ import type { Service } from '../service.js';
 import type { Task } from '../jobs/scheduler.js';
 import { newId } from '../ids.js';
 import { stmt } from '../store/statements.js';
-import { readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
+import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
@@ -11,6 +11,8 @@ export const MAX_ATTEMPTS = 5;
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
 const TIMEOUT_MS = 10_000;
 const MAX_LOGGED_BODY = 4_000;
+/** How much of a receiver's answer is read: the rest is never downloaded (the connection is dropped). */
+export const MAX_ANSWER_BYTES = 4_096;
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 
@@ -45,7 +47,6 @@ export async function run(service: Service, task: Task): Promise<void> {
     'content-type': contentType,
     'user-agent': 'cms-sandbox-webhooks/1',
     'x-webhook-event': delivery.eventName,
-    'x-webhook-delivery': delivery.deliveryId,
     'x-webhook-attempt': String(delivery.attempt),
   };
   const logged: Record<string, string> = { ...headers };
@@ -54,6 +55,8 @@ export async function run(service: Service, task: Task): Promise<void> {
     headers[h.key.toLowerCase()] = h.value;
     logged[h.key.toLowerCase()] = h.secret ? '[secret]' : h.value;
   }
+  // After the webhook's own headers, so none of them can remove the mark.
+  headers[DELIVERY_HEADER] = logged[DELIVERY_HEADER] = delivery.deliveryId;
   if (hook.secret) {
     headers[SIGNATURE_HEADER.toLowerCase()] = signature(hook.secret, body);
     logged[SIGNATURE_HEADER.toLowerCase()] = headers[SIGNATURE_HEADER.toLowerCase()]!;
@@ -62,6 +65,7 @@ export async function run(service: Service, task: Task): Promise<void> {
   const started = Date.now();
   let status: number | null = null;
   let responseBody: string | null = null;
+  let responseBodyTruncated = false;
   let error: string | null = null;
   try {
     if (delivery.url.startsWith(INTERNAL_SCHEME)) {
@@ -71,7 +75,9 @@ export async function run(service: Service, task: Task): Promise<void> {
     } else {
       const res = await fetch(delivery.url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
       status = res.status;
-      responseBody = (await res.text()).slice(0, MAX_LOGGED_BODY);
+      ({ text: responseBody, truncated: responseBodyTruncated } = await readCapped(res, MAX_ANSWER_BYTES));
+      // Redirects are not followed (the receiver named is the one that must answer).
+      if (status >= 300 && status < 400) error = `redirect ${status} not followed${res.headers.get('location') ? ` (Location: ${res.headers.get('location')!.slice(0, 500)})` : ''}`;
     }
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
@@ -79,6 +85,7 @@ export async function run(service: Service, task: Task): Promise<void> {
   }
   if (!service.db.open) return;
 
+  // 200 only for a 2xx; a 3xx or 4xx was delivered but not processed (202, not retried).
   const result: 200 | 202 | 500 = status !== null && status < 300 ? 200 : status !== null && status < 500 ? 202 : 500;
   const retry = result === 500 && delivery.attempt < MAX_ATTEMPTS;
   const now = service.clock.now();
@@ -96,6 +103,7 @@ export async function run(service: Service, task: Task): Promise<void> {
       requestBody: body.slice(0, MAX_LOGGED_BODY),
       responseStatus: status,
       responseBody,
+      ...(responseBodyTruncated ? { responseBodyTruncated } : {}),
       result,
       error,
       durationMs: Date.now() - started,
@@ -106,6 +114,24 @@ export async function run(service: Service, task: Task): Promise<void> {
       stmt(service.db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)").run(hook.id, retryAt, JSON.stringify({ ...delivery, attempt: delivery.attempt + 1 }));
     }
   })();
+}
+
+/** The first `max` bytes of an answer; past them the stream is cancelled, which drops the connection. */
+async function readCapped(res: Response, max: number): Promise<{ text: string; truncated: boolean }> {
+  if (!res.body) return { text: '', truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
+    }
+  }
 }
 
 export const async = true;
