@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { parseJson } from '../ops/safe-files.js';
 
 /** Standard input is read whole into memory: refuse more than this. */
 export const STDIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -14,6 +15,11 @@ let stdinReader: string | null = null;
 export async function readStdin(option: string, stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
   if (stdinReader) throw new UsageError(`Standard input is already read for ${stdinReader}; give ${option} another way`);
   stdinReader = option;
+  return readCapped(stream, `Standard input for ${option}`, 'Give a file instead of a pipe.');
+}
+
+/** A stream read to its end, refusing more than STDIN_LIMIT_BYTES. */
+async function readCapped(stream: NodeJS.ReadableStream, what: string, hint?: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -22,13 +28,13 @@ export async function readStdin(option: string, stream: NodeJS.ReadableStream = 
       size += buf.length;
       if (size > STDIN_LIMIT_BYTES) {
         (stream as NodeJS.ReadStream).destroy?.();
-        throw new UsageError(`Standard input for ${option} is larger than ${STDIN_LIMIT_BYTES / 1024 / 1024} MiB`, 'Give a file instead of a pipe.');
+        throw new UsageError(`${what} is larger than ${STDIN_LIMIT_BYTES / 1024 / 1024} MiB`, hint);
       }
       chunks.push(buf);
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read standard input for ${option}: ${(err as Error).message}`);
+    throw new UsageError(`Cannot read ${what}: ${(err as Error).message}`);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -46,24 +52,28 @@ export async function secretOption(flag: string | undefined, fromStdin: boolean 
   return fromStdin ? readSecretStdin(names.stdin) : flag;
 }
 
-/** A file's text, or standard input for '-'; a clear usage error names the file. */
+/**
+ * A file's text, or standard input for '-'; a clear usage error names the file. The user named
+ * it, so a symlink or a FIFO (`--body-file <(jq ...)`) is fine, but its size is capped like stdin.
+ */
 export async function readTextFile(path: string, option: string): Promise<string> {
   if (path === '-') return readStdin(option);
   try {
-    return readFileSync(path, 'utf8');
+    const st = statSync(path);
+    if (st.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a directory`);
+    if (st.isFile() && st.size > STDIN_LIMIT_BYTES) throw new UsageError(`${path} is larger than ${STDIN_LIMIT_BYTES / 1024 / 1024} MiB`);
+    if (st.isFile()) return readFileSync(path, 'utf8');
+    return await readCapped(createReadStream(path), path);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
 }
 
-/** Reads a JSON file (or stdin for '-'); a clear usage error names the file and the problem. */
+/** Reads a JSON file (or stdin for '-'); a clear usage error names the file, the line and the column. */
 export async function readJsonFile(path: string, option = '--file'): Promise<unknown> {
   const text = await readTextFile(path, option);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${path === '-' ? 'Standard input' : path} is not valid JSON: ${(err as Error).message}`);
-  }
+  return parseJson(text, path === '-' ? 'Standard input' : path);
 }
 
 export async function readJsonObject(path: string, option = '--body-file'): Promise<Record<string, unknown>> {
@@ -75,13 +85,15 @@ export async function readJsonObject(path: string, option = '--body-file'): Prom
 /**
  * Applies `--set path=value` edits: the path is dotted with optional [n] indexes
  * (body.items[0].title); the value is parsed as JSON when it is valid JSON, else taken as text.
+ * `--set-string path=value` edits take the value as text always (body.title=42 stays "42").
  */
-export function applySets(target: Record<string, unknown>, sets: readonly string[] = []): Record<string, unknown> {
-  for (const assignment of sets) {
-    const eq = assignment.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set needs path=value, got '${assignment}'`);
-    const path = parsePath(assignment.slice(0, eq));
-    setPath(target, path, parseValue(assignment.slice(eq + 1)));
+export function applySets(target: Record<string, unknown>, sets: readonly string[] = [], strings: readonly string[] = []): Record<string, unknown> {
+  for (const [list, option, parse] of [[sets, '--set', parseValue], [strings, '--set-string', (raw: string) => raw]] as const) {
+    for (const assignment of list) {
+      const eq = assignment.indexOf('=');
+      if (eq <= 0) throw new UsageError(`${option} needs path=value, got '${assignment}'`);
+      setPath(target, parsePath(assignment.slice(0, eq)), parse(assignment.slice(eq + 1)));
+    }
   }
   return target;
 }
@@ -117,10 +129,10 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
 }
 
 /** A body from --body-file (or {}), then flag fields, then --set edits. Undefined flags are skipped. */
-export async function buildBody(opts: { bodyFile?: string; set?: string[] }, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function buildBody(opts: { bodyFile?: string; set?: string[]; setString?: string[] }, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const body = opts.bodyFile ? await readJsonObject(opts.bodyFile) : {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
-  return applySets(body, opts.set);
+  return applySets(body, opts.set, opts.setString);
 }
 
 /** Splits comma lists given once or repeatedly: --permission READ,EDIT --permission SHARE. */

@@ -7,6 +7,7 @@ export const limitOption: OptionSpec = { flags: '--limit <n>', description: 'sto
 export const allOption: OptionSpec = { flags: '--all', description: 'every result (same as --limit 0)' };
 export const bodyFileOption: OptionSpec = { flags: '--body-file <file>', description: 'JSON request body from a file (- for stdin); flags override its fields' };
 export const setOption: OptionSpec = { flags: '--set <path=value>', description: 'set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)', repeatable: true };
+export const setStringOption: OptionSpec = { flags: '--set-string <path=value>', description: 'like --set, but the value is always text (--set-string body.code=007)', repeatable: true };
 export const yesOption: OptionSpec = { flags: '-y, --yes', description: 'do not ask for confirmation' };
 export const repoOption: OptionSpec = { flags: '--repo <id|name>', description: 'content repository', complete: 'repositories' };
 

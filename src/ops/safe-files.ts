@@ -222,8 +222,8 @@ export function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const at = /position (\d+)/.exec((err as Error).message);
-    const where = at ? ` (${lineColumn(text, Number(at[1]))})` : /end of JSON/i.test((err as Error).message) ? ' (it ends too early)' : '';
+    const at = errorOffset(text);
+    const where = at >= text.length ? ' (it ends too early)' : ` (${lineColumn(text, at)})`;
     throw new FileProblem(what, `is not valid JSON${where}`);
   }
 }
@@ -245,6 +245,90 @@ function nestingDepth(text: string): number {
     } else if (c === 93 || c === 125) depth--;
   }
   return max;
+}
+
+/**
+ * Where JSON text first goes wrong. JSON.parse's messages do not always say (Node 20: "Unexpected
+ * token 'o', ..."), so a small scanner walks the grammar; nesting is already capped.
+ */
+export function errorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail());
+  const string = () => {
+    i++;
+    for (;;) {
+      if (i >= text.length) fail();
+      const c = text[i]!;
+      if (c === '"') return void i++;
+      if (c < ' ') fail();
+      if (c === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+        } else if ('"\\/bfnrt'.includes(text[i] ?? '')) i++;
+        else fail();
+      } else i++;
+    }
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) fail();
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return void literal('true');
+    if (c === 'f') return void literal('false');
+    if (c === 'n') return void literal('null');
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
+    fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return at as number;
+  }
 }
 
 function lineColumn(text: string, pos: number): string {

@@ -59,3 +59,17 @@ describe('dates: typed and shown in local time on a terminal or with TZ, UTC wit
     expect(Math.abs(Date.parse(now.start) - Date.parse('2026-07-01T10:00:00Z'))).toBeLessThan(60_000);
   });
 });
+
+describe('bodies: JSON errors name the line and column', () => {
+  const home = new CliHome();
+  afterAll(() => home.cleanup());
+
+  it('a JSON file with an error names the file, line and column; a directory is refused', async () => {
+    const res = await home.run(['hub', 'create', '--body-file', '-'], { input: '{\n  "name": "x",\n  "label": oops\n}' });
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/Standard input is not valid JSON \(line 3, column \d+\)/);
+    const dir = await home.run(['hub', 'create', '--body-file', home.dir]);
+    expect(dir.exitCode).toBe(2);
+    expect(dir.stderr).toContain('is a directory');
+  });
+});

@@ -110,4 +110,11 @@ describe('cms output habits (built binary, embedded sandbox)', () => {
     const before = await home.run(['--hub', 'out', 'repo', 'list', '-q']);
     expect(before.stdout.trim()).toBe(repo);
   });
+
+  it('--set-string keeps a value as text where --set would parse it as JSON', async () => {
+    const text = await home.json(['item', 'create', '--repo', repo, '--hub', 'out', '--schema', 'https://ex.com/thing.json', '--label', 'typed', '--set-string', 'body.title=42']);
+    expect(text.body.title).toBe('42');
+    const parsed = await home.run(['item', 'create', '--repo', repo, '--hub', 'out', '--schema', 'https://ex.com/thing.json', '--label', 'typed', '--set', 'body.title=42']);
+    expect(parsed.exitCode).toBe(2); // 42 is a number; the schema wants a string
+  });
 });

@@ -117,3 +117,19 @@ describe('SafeDir', () => {
     }
   });
 });
+
+describe('errorOffset: where JSON goes wrong, whatever JSON.parse says', async () => {
+  const { errorOffset, parseJson } = await import('../../src/ops/safe-files.js');
+  it('points at the first bad character', () => {
+    expect(errorOffset('{\n  "a": oops\n}')).toBe(9);
+    expect(errorOffset('{"a":1,}')).toBe(7);
+    expect(errorOffset('[1, 2')).toBe(5);
+    expect(errorOffset('{"a": "x\ny"}')).toBe(8);
+    expect(errorOffset('{"a": 01}')).toBe(7);
+    expect(errorOffset('{} x')).toBe(3);
+  });
+  it('parseJson names the line and column, never the content', () => {
+    expect(() => parseJson('{\n  "name": "x",\n  "label": oops\n}', 'f.json')).toThrow('f.json is not valid JSON (line 3, column 12)');
+    expect(() => parseJson('{"a": [1, 2', 'f.json')).toThrow('f.json is not valid JSON (it ends too early)');
+  });
+});

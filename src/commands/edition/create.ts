@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { commentOption, dateFields, EDITION_COLUMNS, endOption, requireFields, resolveEventId, startOption } from '../event/_shared.js';
@@ -37,7 +37,7 @@ export default defineCommand<Opts>({
     { flags: '--copy-from <edition>', description: 'copy this edition (its slots, content, name and dates unless given)' },
     hubOption,
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     if (!opts.event) throw new UsageError('Missing --event', 'Name the event the edition belongs to: --event <id|name>.');

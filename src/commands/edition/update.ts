@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { commentOption, dateFields, EDITION_COLUMNS, endOption, startOption } from '../event/_shared.js';
@@ -28,7 +28,7 @@ export default defineCommand<Opts>({
     { flags: '--active-end-date', description: 'content expires when the edition ends' },
     { flags: '--no-active-end-date', description: 'content stays as fallback after the edition ends' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();

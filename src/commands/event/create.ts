@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { item } from '../../output/result.js';
 import { commentOption, dateFields, endOption, EVENT_COLUMNS, requireFields, startOption } from './_shared.js';
 
@@ -26,7 +26,7 @@ export default defineCommand<Opts>({
     commentOption,
     { flags: '--brief <url>', description: 'link to the brief describing the event' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { item } from '../../output/result.js';
 
 export default defineCommand<{ name?: string; label?: string; description?: string; bodyFile?: string; set?: string[] }>({
@@ -11,7 +11,7 @@ export default defineCommand<{ name?: string; label?: string; description?: stri
     { flags: '--label <label>', description: 'display label' },
     { flags: '--description <text>', description: 'description' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     const body = await buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody, commaList } from '../../cli/input.js';
-import { bodyFileOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { item } from '../../output/result.js';
 
 interface Opts {
@@ -26,7 +26,7 @@ export default defineCommand<Opts>({
     { flags: '--preview-virtual-staging <hostname>', description: 'preview virtual staging environment hostname' },
     { flags: '--locales <list>', description: 'comma-separated locales of the hub (e.g. en-GB,fr-FR)' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();

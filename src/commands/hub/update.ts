@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 
@@ -13,7 +13,7 @@ export default defineCommand<{ name?: string; label?: string; description?: stri
     { flags: '--label <label>', description: 'new label' },
     { flags: '--description <text>', description: 'new description' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, args, opts) {
     const body = await buildBody(opts, { name: opts.name, label: opts.label, description: opts.description });

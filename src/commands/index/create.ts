@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { bodyFileOption, hubOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { buildBody } from '../../cli/input.js';
 import { item } from '../../output/result.js';
 import { INDEX_COLUMNS } from './_shared.js';
@@ -16,7 +16,7 @@ export default defineCommand<{ hub?: string; suffix?: string; label?: string; ty
     { flags: '--type <type>', description: 'PRODUCTION or STAGING', choices: ['PRODUCTION', 'STAGING'], default: 'PRODUCTION' },
     { flags: '--content-type <uri>', description: 'content type to assign (repeatable)', repeatable: true },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();

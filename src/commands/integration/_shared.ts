@@ -1,7 +1,7 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, limitOf, limitOption, allOption, setOption, yesOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, limitOf, limitOption, allOption, setOption, setStringOption, yesOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { col, done, item, list } from '../../output/result.js';
 
@@ -30,7 +30,7 @@ const FIELDS: Record<IntegrationKind, string> = {
 
 function bodyOptions(kind: IntegrationKind): OptionSpec[] {
   const active: OptionSpec[] = kind === 'marketing' ? [{ flags: '--active', description: 'deliver to the platform' }, { flags: '--no-active', description: 'keep the integration but deliver nothing' }] : [];
-  return [hubOption, { flags: '--label <label>', description: 'label (also labels its webhook)' }, ...active, bodyFileOption, setOption];
+  return [hubOption, { flags: '--label <label>', description: 'label (also labels its webhook)' }, ...active, bodyFileOption, setOption, setStringOption];
 }
 
 const bodyOf = (opts: BodyFlags) => buildBody(opts, { label: opts.label, active: opts.active });

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { applySets, buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, repoOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, repoOption, setOption, setStringOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
@@ -15,6 +15,7 @@ interface Options {
   locale?: string;
   bodyFile?: string;
   set?: string[];
+  setString?: string[];
 }
 
 export default defineCommand<Options>({
@@ -33,13 +34,13 @@ export default defineCommand<Options>({
     { flags: '--folder <id>', description: 'folder of the repository to create it in' },
     { flags: '--locale <locale>', description: 'locale such as en-GB (one of the repository item locales, if it has any)' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the repository: cms item create --repo <id|name>.');
     const request = await buildBody({ bodyFile: opts.bodyFile }, { label: opts.label, folderId: opts.folder, locale: opts.locale });
     if (opts.schema) applySets(request, [`body._meta.schema=${JSON.stringify(opts.schema)}`]);
-    applySets(request, opts.set);
+    applySets(request, opts.set, opts.setString);
     const client = await ctx.client();
     const repo = await repoId(ctx, opts.repo, opts.hub, client);
     return item(await client.post(`/content-repositories/${repo}/content-items`, request), ITEM_COLUMNS);

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { applySets, commaList, readJsonObject } from '../../cli/input.js';
-import { bodyFileOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { ITEM_COLUMNS, fetchItem, itemArg } from './_shared.js';
@@ -14,6 +14,7 @@ interface Options {
   ignoreSchemaValidation?: boolean;
   bodyFile?: string;
   set?: string[];
+  setString?: string[];
 }
 
 export default defineCommand<Options>({
@@ -34,19 +35,19 @@ export default defineCommand<Options>({
     { flags: '--version <n>', description: 'the version the change is based on (default: the current one)', integer: true },
     { flags: '--ignore-schema-validation', description: 'store the body even if it breaks the content type schema' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, args, opts) {
     const fields = { label: opts.label, folderId: opts.folder, locale: opts.locale, assignees: opts.assignee ? commaList(opts.assignee) : undefined };
     const given = Object.values(fields).some((v) => v !== undefined);
-    if (!given && !opts.bodyFile && !opts.set?.length) throw new UsageError('Nothing to change', 'Give --set, --body-file, --label, --folder, --locale or --assignee.');
+    if (!given && !opts.bodyFile && !opts.set?.length && !opts.setString?.length) throw new UsageError('Nothing to change', 'Give --set, --body-file, --label, --folder, --locale or --assignee.');
     const client = await ctx.client();
     // Edits apply to the version the change is based on: the pinned one, or the current one.
     const base = await fetchItem(client, args.item, opts.version);
     const request: Record<string, unknown> = { body: base.body, label: base.label, folderId: base.folderId, locale: base.locale, assignees: base.assignees };
     if (opts.bodyFile) Object.assign(request, await readJsonObject(opts.bodyFile));
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) request[k] = v;
-    applySets(request, opts.set);
+    applySets(request, opts.set, opts.setString);
     request.version = base.version;
     const query = { ignoreSchemaValidation: opts.ignoreSchemaValidation ? true : undefined };
     return item(await client.patch(`/content-items/${args.item}`, request, { query }), ITEM_COLUMNS);

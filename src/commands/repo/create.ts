@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody, commaList } from '../../cli/input.js';
-import { bodyFileOption, hubOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { item } from '../../output/result.js';
 
 export default defineCommand<{ hub?: string; name?: string; label?: string; feature?: string[]; bodyFile?: string; set?: string[] }>({
@@ -12,7 +12,7 @@ export default defineCommand<{ hub?: string; name?: string; label?: string; feat
     { flags: '--label <label>', description: 'display label' },
     { flags: '--feature <name>', description: 'add a feature flag such as slots (repeatable)', repeatable: true },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { applySets, buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, repoOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, repoOption, setOption, setStringOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
@@ -13,6 +13,7 @@ interface Options {
   schema?: string;
   bodyFile?: string;
   set?: string[];
+  setString?: string[];
 }
 
 export default defineCommand<Options>({
@@ -26,13 +27,13 @@ export default defineCommand<Options>({
     { flags: '--label <label>', description: 'display label' },
     { flags: '--schema <uri>', description: 'slot type URI (body._meta.schema)' },
     bodyFileOption,
-    setOption,
+    setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the slots repository: cms slot create --repo <id|name>.');
     const request = await buildBody({ bodyFile: opts.bodyFile }, { label: opts.label });
     if (opts.schema) applySets(request, [`body._meta.schema=${JSON.stringify(opts.schema)}`, 'body._meta.name="slot"']);
-    applySets(request, opts.set);
+    applySets(request, opts.set, opts.setString);
     const client = await ctx.client();
     const repo = await repoId(ctx, opts.repo, opts.hub, client);
     return item(await client.post(`/content-repositories/${repo}/content-items`, request), SLOT_COLUMNS);

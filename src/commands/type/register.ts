@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
-import { bodyFileOption, hubOption, setOption } from '../../cli/options.js';
+import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { findSchema } from '../schema/_shared.js';
@@ -10,7 +10,7 @@ export default defineCommand<{ hub?: string; label?: string; bodyFile?: string; 
   summary: 'Register a content type schema as a content type',
   examples: ['cms type register https://schema.example.com/banner.json --label Banner', 'cms type register 5f1a2b3c4d5e6f7a8b9c0d1e --label Banner --set settings.icons=\'[{"size":256,"url":"https://img.example.com/b.png"}]\''],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
-  options: [hubOption, { flags: '--label <label>', description: 'label of the content type' }, bodyFileOption, setOption],
+  options: [hubOption, { flags: '--label <label>', description: 'label of the content type' }, bodyFileOption, setOption, setStringOption],
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
