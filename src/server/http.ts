@@ -2,8 +2,10 @@ import { STATUS_CODES, createServer, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import type { Sandbox } from './app.js';
 import { DroppedConnection } from './dropped.js';
-import { serviceError } from './errors.js';
+import { ServiceError, serviceError } from './errors.js';
 import type { ServiceRequest } from './exchange.js';
+import { HostCheck } from './host.js';
+import { isStagingHostname } from './staging/host.js';
 import { MAX_BODY_BYTES } from './service.js';
 
 export interface RunningServer {
@@ -15,14 +17,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** Names served besides loopback, the bound address and staging hostnames (--allow-host): name, name:port, .domain or *. */
+  allowHosts?: string[];
+}
+
 /**
  * Adapts the sandbox to node:http and starts the scheduler's timer. The service takes plain
  * requests, so node's parsed request is handed over as it is: no WHATWG Request or Response is
  * built on this path (which is why no HTTP framework adapter sits here).
  */
-export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787): Promise<RunningServer> {
-  const server = createServer((req, res) => {
-    answer(sandbox, req, res).catch((err) => {
+export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, options: ListenOptions = {}): Promise<RunningServer> {
+  const hosts = new HostCheck({ bind: host, allow: options.allowHosts, isStagingHost: (name) => isStagingHostname(sandbox.service.db, name) });
+  // A missing Host is answered by HostCheck with the error body, not by node with a bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    answer(sandbox, hosts, req, res).catch((err) => {
       sandbox.service.options.onError?.(err, { method: req.method ?? '', url: req.url ?? '' });
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -41,7 +50,7 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message = status === 431 ? 'The request line and headers are too large' : status === 408 ? 'The request took too long to arrive' : 'The request is not valid HTTP';
     const body = JSON.stringify(serviceError(status, { code: STATUS_CODES[status]!.toUpperCase().replace(/\W+/g, '_'), message }).toBody());
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/hal+json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${ERROR_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     setTimeout(() => socket.destroy(), 1000).unref();
   });
   server.keepAliveTimeout = 65_000;
@@ -73,9 +82,31 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
   };
 }
 
-async function answer(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // Links are built from the origin the client used: its Host header.
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+const ERROR_TYPE = 'application/hal+json;charset=UTF-8';
+
+/** An error the transport answers itself, before the service sees the request. */
+function refuse(res: ServerResponse, err: ServiceError): void {
+  const body = JSON.stringify(err.toBody());
+  res.writeHead(err.status, { ...err.headers, 'Content-Type': ERROR_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Every Host header of the request (node keeps only the first in req.headers). */
+function hostHeaders(raw: string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') found.push(raw[i + 1]!);
+  return found;
+}
+
+async function answer(sandbox: Sandbox, hosts: HostCheck, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Links are built from the origin the client used (its Host header), the path from the target alone.
+  let url: string;
+  try {
+    url = hosts.requestUrl(req.url ?? '/', hostHeaders(req.rawHeaders));
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    return refuse(res, err);
+  }
   const request: ServiceRequest = {
     method: req.method ?? 'GET',
     url,
