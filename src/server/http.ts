@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Sandbox } from './app.js';
 import { DroppedConnection } from './dropped.js';
 import { ServiceError, serviceError } from './errors.js';
+import { BodyBudget, bodyTooLarge, serverBusy } from './body-budget.js';
 import type { ServiceRequest } from './exchange.js';
 import { HostCheck } from './host.js';
 import { isStagingHostname } from './staging/host.js';
@@ -30,8 +31,9 @@ export interface ListenOptions {
 export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, options: ListenOptions = {}): Promise<RunningServer> {
   const hosts = new HostCheck({ bind: host, allow: options.allowHosts, isStagingHost: (name) => isStagingHostname(sandbox.service.db, name) });
   // A missing Host is answered by HostCheck with the error body, not by node with a bare 400.
+  const budget = new BodyBudget();
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    answer(sandbox, hosts, req, res).catch((err) => {
+    answer(sandbox, hosts, budget, req, res).catch((err) => {
       sandbox.service.options.onError?.(err, { method: req.method ?? '', url: req.url ?? '' });
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -98,7 +100,7 @@ function hostHeaders(raw: string[]): string[] {
   return found;
 }
 
-async function answer(sandbox: Sandbox, hosts: HostCheck, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Links are built from the origin the client used (its Host header), the path from the target alone.
   let url: string;
   try {
@@ -114,34 +116,57 @@ async function answer(sandbox: Sandbox, hosts: HostCheck, req: IncomingMessage, 
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
     },
-    text: () => readText(req),
+    text: (maxBytes = MAX_BODY_BYTES) => readText(req, maxBytes, budget, held),
   };
-  let reply;
+  // The body bytes this request holds in the budget, given back once it is answered.
+  const held = { bytes: 0 };
   try {
-    reply = await sandbox.service.handle(request);
-  } catch (err) {
-    if (!(err instanceof DroppedConnection)) throw err;
-    req.socket.destroy();
-    return;
+    let reply;
+    try {
+      reply = await sandbox.service.handle(request);
+    } catch (err) {
+      if (!(err instanceof DroppedConnection)) throw err;
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(reply.status, reply.body === null ? reply.headers : { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+    res.end(reply.body ?? undefined);
+  } finally {
+    budget.give(held.bytes);
   }
-  res.writeHead(reply.status, reply.body === null ? reply.headers : { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
-  res.end(reply.body ?? undefined);
 }
 
-/** The body, refused with 413 as soon as it grows past the limit (never buffered whole). */
-function readText(req: IncomingMessage): Promise<string> {
+/**
+ * The body, refused with 413 as soon as it grows past maxBytes and with 503 when the bytes all
+ * requests hold would pass the budget (reserved up front from Content-Length, else as it arrives).
+ * What is refused is drained, never buffered.
+ */
+function readText(req: IncomingMessage, maxBytes: number, budget: BodyBudget, held: { bytes: number }): Promise<string> {
   return new Promise((resolve, reject) => {
+    const refuse = (err: ServiceError) => {
+      req.removeAllListeners('data');
+      req.resume();
+      reject(err);
+    };
+    const reserve = (bytes: number) => {
+      if (bytes <= held.bytes) return true;
+      if (!budget.take(bytes - held.bytes)) return false;
+      held.bytes = bytes;
+      return true;
+    };
+    const declared = Number(req.headers['content-length']);
+    if (declared > maxBytes) return refuse(bodyTooLarge(maxBytes));
+    if (declared > 0 && !reserve(declared)) return refuse(serverBusy());
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` }));
-      } else chunks.push(c);
+      if (size > maxBytes) refuse(bodyTooLarge(maxBytes));
+      else if (!reserve(size)) refuse(serverBusy());
+      else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    // A client gone mid-body gets no answer, and it is no error of the service's.
+    req.on('error', () => reject(new DroppedConnection()));
   });
 }
