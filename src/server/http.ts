@@ -47,7 +47,9 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
     if (refused.has(socket)) return;
     // As node's own handler: answer unless a response on this connection has already started.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET') return socket.destroy();
+    // A client that closed mid-request (ECONNRESET, or the end of its stream in the middle of a
+    // message) is gone: there is no one to answer.
+    if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE') return socket.destroy();
     refused.add(socket);
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message = status === 431 ? 'The request line and headers are too large' : status === 408 ? 'The request took too long to arrive' : 'The request is not valid HTTP';

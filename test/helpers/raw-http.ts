@@ -19,6 +19,8 @@ export interface RawRequest {
   headers?: [string, string][];
   /** Bytes sent after the blank line, as they are (framing is the caller's business). */
   body?: string | Buffer;
+  /** Close the sending side after the body (the answer may then never come: status 0, cut). */
+  end?: boolean;
   timeoutMs?: number;
 }
 
@@ -44,21 +46,23 @@ export function rawRequest(url: string, r: RawRequest): Promise<RawAnswer> {
     }, r.timeoutMs ?? 20_000);
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
-      const whole = complete(Buffer.concat(chunks));
+      const whole = complete(Buffer.concat(chunks), r.method === 'HEAD');
       if (whole) finish(false);
     });
     // A server that answers and closes while the body is still being sent may reset the socket.
     socket.on('error', () => finish(true));
-    socket.on('end', () => finish(!complete(Buffer.concat(chunks))));
+    socket.on('end', () => finish(!complete(Buffer.concat(chunks), r.method === 'HEAD')));
     socket.write(head);
     if (r.body !== undefined) socket.write(r.body);
+    if (r.end) socket.end();
   });
 }
 
 /** Whether the buffer holds a whole answer (head plus a Content-Length body, or a head-only answer). */
-function complete(buf: Buffer): boolean {
+function complete(buf: Buffer, headOnly: boolean): boolean {
   const end = buf.indexOf('\r\n\r\n');
   if (end < 0) return false;
+  if (headOnly) return true;
   const head = buf.subarray(0, end).toString('latin1');
   const len = /\r\ncontent-length:\s*(\d+)/i.exec(head);
   if (len) return buf.length - end - 4 >= Number(len[1]);
@@ -78,5 +82,8 @@ function parse(buf: Buffer, cut: boolean): RawAnswer {
     const value = line.slice(i + 1).trim();
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1] ?? 0), headers, text: buf.subarray(end + 4).toString('utf8'), cut };
+  // Only this answer's body: anything after it on the connection belongs to another answer.
+  const body = buf.subarray(end + 4);
+  const length = headers['content-length'] === undefined ? body.length : Number(headers['content-length']);
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1] ?? 0), headers, text: body.subarray(0, length).toString('utf8'), cut };
 }
