@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { serviceError, type ServiceError } from './errors.js';
 
 // Which Host names the served sandbox answers to, and the URL of a request. The path comes from
@@ -71,6 +71,7 @@ export class HostCheck {
     this.rules = (options.allow ?? []).map(parseAllowHost);
     const bind = options.bind?.toLowerCase();
     if (bind && WILDCARD_BINDS.has(bind)) {
+      this.names.add(hostname().toLowerCase());
       for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.names.add(i.family === 'IPv6' ? normalizeIPv6(`[${i.address.split('%')[0]}]`) : i.address);
     } else if (bind) {
       const own = parseHost(isIPv6(bind) ? `[${bind}]` : bind);
