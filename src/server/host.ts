@@ -71,12 +71,17 @@ export class HostCheck {
     this.rules = (options.allow ?? []).map(parseAllowHost);
     const bind = options.bind?.toLowerCase();
     if (bind && WILDCARD_BINDS.has(bind)) {
+      // The printed URL names the bound address itself (http://0.0.0.0:8787).
+      this.names.add(bind === '0.0.0.0' ? bind : '[::]');
       this.names.add(hostname().toLowerCase());
       for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.names.add(i.family === 'IPv6' ? normalizeIPv6(`[${i.address.split('%')[0]}]`) : i.address);
-    } else if (bind) {
-      const own = parseHost(isIPv6(bind) ? `[${bind}]` : bind);
-      if (own) this.names.add(own.name);
-    }
+    } else if (bind) this.alsoServe(bind);
+  }
+
+  /** Serves an address the server turned out to be bound to (the one its printed URL names). */
+  alsoServe(address: string): void {
+    const own = parseHost(isIPv6(address) ? `[${address}]` : address);
+    if (own) this.names.add(own.name);
   }
 
   allows(host: HostName): boolean {

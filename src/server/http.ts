@@ -67,6 +67,8 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
   });
   sandbox.startScheduler();
   const address = server.address() as AddressInfo;
+  // --host may be a name: the URL printed below names the address it resolved to.
+  hosts.alsoServe(address.address);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;
   return {

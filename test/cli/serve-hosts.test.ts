@@ -68,6 +68,9 @@ describe('cms sandbox serve and the Host header', () => {
       const res = await rawRequest(url, { target: '/__sandbox/status', headers: [['Host', `${address}:${port}`]] });
       expect(res.status, `${address}: ${res.text}`).toBe(200);
     }
+    // The URL it printed works as it is.
+    expect(wide.url).toBe(`http://0.0.0.0:${port}`);
+    expect((await fetch(`${wide.url}/__sandbox/status`)).status).toBe(200);
     const res = await rawRequest(url, { target: '/__sandbox/status', headers: [['Host', `rebound.example:${port}`]] });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).errors[0].code).toBe('HOST_NOT_ALLOWED');
