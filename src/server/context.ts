@@ -49,7 +49,8 @@ export class RequestContext {
     url: URL,
     readonly route: RouteDef,
     readonly params: Record<string, string>,
-    readonly bodyText: string,
+    /** Set by the service once the caller is allowed to send it (see Service.route). */
+    public bodyText = '',
   ) {
     this.url = url;
     this.origin = this.url.origin;

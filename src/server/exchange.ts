@@ -8,8 +8,8 @@ export interface ServiceRequest {
   url: string;
   /** A request header, by case-insensitive name. */
   header(name: string): string | null;
-  /** The body (empty string when there is none). */
-  text(): Promise<string>;
+  /** The body (empty string when there is none); a transport refuses one over maxBytes (413) without reading it whole. */
+  text(maxBytes?: number): Promise<string>;
 }
 
 export interface ServiceResponse {

@@ -2,8 +2,11 @@ import { STATUS_CODES, createServer, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import type { Sandbox } from './app.js';
 import { DroppedConnection } from './dropped.js';
-import { serviceError } from './errors.js';
+import { ServiceError, serviceError } from './errors.js';
+import { BodyBudget, bodyTooLarge, serverBusy } from './body-budget.js';
 import type { ServiceRequest } from './exchange.js';
+import { HostCheck } from './host.js';
+import { isStagingHostname } from './staging/host.js';
 import { MAX_BODY_BYTES } from './service.js';
 
 export interface RunningServer {
@@ -15,14 +18,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** Names served besides loopback, the bound address and staging hostnames (--allow-host): name, name:port, .domain or *. */
+  allowHosts?: string[];
+}
+
 /**
  * Adapts the sandbox to node:http and starts the scheduler's timer. The service takes plain
  * requests, so node's parsed request is handed over as it is: no WHATWG Request or Response is
  * built on this path (which is why no HTTP framework adapter sits here).
  */
-export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787): Promise<RunningServer> {
-  const server = createServer((req, res) => {
-    answer(sandbox, req, res).catch((err) => {
+export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, options: ListenOptions = {}): Promise<RunningServer> {
+  const hosts = new HostCheck({ bind: host, allow: options.allowHosts, isStagingHost: (name) => isStagingHostname(sandbox.service.db, name) });
+  // A missing Host is answered by HostCheck with the error body, not by node with a bare 400.
+  const budget = new BodyBudget();
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    answer(sandbox, hosts, budget, req, res).catch((err) => {
       sandbox.service.options.onError?.(err, { method: req.method ?? '', url: req.url ?? '' });
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -36,12 +47,14 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
     if (refused.has(socket)) return;
     // As node's own handler: answer unless a response on this connection has already started.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET') return socket.destroy();
+    // A client that closed mid-request (ECONNRESET, or the end of its stream in the middle of a
+    // message) is gone: there is no one to answer.
+    if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE') return socket.destroy();
     refused.add(socket);
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message = status === 431 ? 'The request line and headers are too large' : status === 408 ? 'The request took too long to arrive' : 'The request is not valid HTTP';
     const body = JSON.stringify(serviceError(status, { code: STATUS_CODES[status]!.toUpperCase().replace(/\W+/g, '_'), message }).toBody());
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/hal+json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${ERROR_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     setTimeout(() => socket.destroy(), 1000).unref();
   });
   server.keepAliveTimeout = 65_000;
@@ -54,6 +67,8 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
   });
   sandbox.startScheduler();
   const address = server.address() as AddressInfo;
+  // --host may be a name: the URL printed below names the address it resolved to.
+  hosts.alsoServe(address.address);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;
   return {
@@ -73,9 +88,31 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787):
   };
 }
 
-async function answer(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // Links are built from the origin the client used: its Host header.
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+const ERROR_TYPE = 'application/hal+json;charset=UTF-8';
+
+/** An error the transport answers itself, before the service sees the request. */
+function refuse(res: ServerResponse, err: ServiceError): void {
+  const body = JSON.stringify(err.toBody());
+  res.writeHead(err.status, { ...err.headers, 'Content-Type': ERROR_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Every Host header of the request (node keeps only the first in req.headers). */
+function hostHeaders(raw: string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') found.push(raw[i + 1]!);
+  return found;
+}
+
+async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Links are built from the origin the client used (its Host header), the path from the target alone.
+  let url: string;
+  try {
+    url = hosts.requestUrl(req.url ?? '/', hostHeaders(req.rawHeaders));
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    return refuse(res, err);
+  }
   const request: ServiceRequest = {
     method: req.method ?? 'GET',
     url,
@@ -83,34 +120,57 @@ async function answer(sandbox: Sandbox, req: IncomingMessage, res: ServerRespons
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
     },
-    text: () => readText(req),
+    text: (maxBytes = MAX_BODY_BYTES) => readText(req, maxBytes, budget, held),
   };
-  let reply;
+  // The body bytes this request holds in the budget, given back once it is answered.
+  const held = { bytes: 0 };
   try {
-    reply = await sandbox.service.handle(request);
-  } catch (err) {
-    if (!(err instanceof DroppedConnection)) throw err;
-    req.socket.destroy();
-    return;
+    let reply;
+    try {
+      reply = await sandbox.service.handle(request);
+    } catch (err) {
+      if (!(err instanceof DroppedConnection)) throw err;
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(reply.status, reply.body === null ? reply.headers : { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+    res.end(reply.body ?? undefined);
+  } finally {
+    budget.give(held.bytes);
   }
-  res.writeHead(reply.status, reply.body === null ? reply.headers : { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
-  res.end(reply.body ?? undefined);
 }
 
-/** The body, refused with 413 as soon as it grows past the limit (never buffered whole). */
-function readText(req: IncomingMessage): Promise<string> {
+/**
+ * The body, refused with 413 as soon as it grows past maxBytes and with 503 when the bytes all
+ * requests hold would pass the budget (reserved up front from Content-Length, else as it arrives).
+ * What is refused is drained, never buffered.
+ */
+function readText(req: IncomingMessage, maxBytes: number, budget: BodyBudget, held: { bytes: number }): Promise<string> {
   return new Promise((resolve, reject) => {
+    const refuse = (err: ServiceError) => {
+      req.removeAllListeners('data');
+      req.resume();
+      reject(err);
+    };
+    const reserve = (bytes: number) => {
+      if (bytes <= held.bytes) return true;
+      if (!budget.take(bytes - held.bytes)) return false;
+      held.bytes = bytes;
+      return true;
+    };
+    const declared = Number(req.headers['content-length']);
+    if (declared > maxBytes) return refuse(bodyTooLarge(maxBytes));
+    if (declared > 0 && !reserve(declared)) return refuse(serverBusy());
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` }));
-      } else chunks.push(c);
+      if (size > maxBytes) refuse(bodyTooLarge(maxBytes));
+      else if (!reserve(size)) refuse(serverBusy());
+      else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    // A client gone mid-body gets no answer, and it is no error of the service's.
+    req.on('error', () => reject(new DroppedConnection()));
   });
 }

@@ -19,6 +19,7 @@ import { DroppedConnection } from './dropped.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
 import { itemRow, type ItemRow } from './store/items.js';
+import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './body-budget.js';
 import { ItemRowCache } from './store/item-row-cache.js';
 
 export interface ServiceOptions {
@@ -148,11 +149,8 @@ export class Service {
     if (!route.html && !acceptsJson(req.header('accept'))) {
       throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.header('accept') });
     }
-    const text = BODY_METHODS.has(req.method) ? await readBody(req) : '';
-    if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.header('content-type'), text);
-
     this.syncCaches();
-    const ctx = new RequestContext(this, req, url, route, params, text);
+    const ctx = new RequestContext(this, req, url, route, params);
     if (!route.public) this.authenticate(ctx);
     if (route.sandboxAdmin && !ctx.principal.admin) {
       throw forbidden('Only the sandbox admin client may use the /__sandbox endpoints', { code: 'ACCESS_DENIED' });
@@ -162,6 +160,13 @@ export class Service {
         throw forbidden(`Access denied: requires the functional permission ${f}`, { code: 'ACCESS_DENIED', property: 'permission', invalidValue: f });
       }
     }
+    // The body is read only now: an unknown or forbidden caller is refused without it, and
+    // public routes take small bodies.
+    if (BODY_METHODS.has(req.method)) {
+      ctx.bodyText = await readBody(req, route.public ? PUBLIC_MAX_BODY_BYTES : MAX_BODY_BYTES);
+      this.syncCaches();
+    }
+    if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.header('content-type'), ctx.bodyText);
 
     // Due jobs (publishing, localization, bulk work, webhook deliveries) run before the request
     // is answered, so the embedded mode needs no daemon and every answer reflects the clock.
@@ -251,11 +256,11 @@ function checkedReply(handler: Handler, ctx: RequestContext): Reply {
   return reply;
 }
 
-async function readBody(req: ServiceRequest): Promise<string> {
+async function readBody(req: ServiceRequest, limit: number): Promise<string> {
   const len = Number(req.header('content-length') ?? 0);
-  if (len > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw serviceError(413, { message: `The request body exceeds ${MAX_BODY_BYTES} bytes` });
+  if (len > limit) throw bodyTooLarge(limit);
+  const text = await req.text(limit);
+  if (text.length > limit) throw bodyTooLarge(limit);
   return text;
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox, type Sandbox, type ServiceOptions } from '../../src/server/app.js';
-import { listen, type RunningServer } from '../../src/server/http.js';
+import { listen, type ListenOptions, type RunningServer } from '../../src/server/http.js';
 
 export interface TestServer {
   url: string;
@@ -14,10 +14,10 @@ export interface TestServer {
 }
 
 /** The sandbox served on a free port of 127.0.0.1, on a fresh temporary data directory. */
-export async function startServer(opts: Partial<ServiceOptions> = {}): Promise<TestServer> {
+export async function startServer(opts: Partial<ServiceOptions> = {}, listenOpts: ListenOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cms-test-'));
   const sandbox = createSandbox({ onError: (err) => console.error('sandbox error', err), ...opts, dataDir });
-  const server = await listen(sandbox, '127.0.0.1', 0);
+  const server = await listen(sandbox, '127.0.0.1', 0, listenOpts);
   return {
     url: server.url,
     base: `${server.url}/v2/content`,

@@ -10,11 +10,15 @@ import { buildWorld, type World } from './lib/world.js';
 import { bodySchemaOf, describe, problemWith, resolve, routeSeed, send, specArb, type Resolved, type Tokens } from './lib/fuzz.js';
 import { NASTY_STRINGS } from './lib/arbitraries.js';
 import { checkDatabase } from './lib/db.js';
+import { rawCases, type RawCase } from './lib/raw-fuzz.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 // Hostile input, over real HTTP on 127.0.0.1, to every route of the route table: path
 // parameters filled with ids of real resources, missing ids and garbage; bodies shaped by each
 // route's schema, with wrong types, unknown fields, broken and trailing JSON, huge strings and
 // arrays, deep nesting; wrong content types, Accept headers and tokens; bad query parameters.
+// Then, over raw sockets, what fetch cannot send: hostile Host headers (each must be refused),
+// request targets, Content-Length / Transfer-Encoding framing and Content-Types, over many routes.
 // Every answer must be a 2xx or a 4xx with the error body, never a 5xx, never a hang; the
 // service must keep serving after every batch, and the database must be sound at the end.
 //
@@ -150,6 +154,7 @@ suite('fuzzing every route of the route table', () => {
       }
       if (!ONLY) await routingBatch();
       await healthy('the routing batch');
+      if (!ONLY) await rawBatch();
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const neverOk = targets.filter((r) => !succeeded.has(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
       if (process.env.FUZZ_DEBUG) for (const r of neverOk) console.log(r, [...(debugCodes[r] ?? [])].filter((t) => !/^40[16]|MALFORMED|UNSUPPORTED|NOT_ACCEPTABLE/.test(t)).slice(0, 40));
@@ -235,6 +240,36 @@ suite('what the fuzzer found', () => {
     expect(orphans).toBe(0);
   });
 });
+
+/** Hostile Host headers, request targets, framing and Content-Types over raw sockets, one kind at a time. */
+async function rawBatch(): Promise<void> {
+  const cases = rawCases({ port: new URL(srv.url).port, seed: SEED, world, token: tokens.admin, routes, perKind: Math.max(4, Math.round(RUNS / 2)) });
+  for (const kind of ['host', 'target', 'framing', 'content-type'] as const) {
+    for (const [i, c] of cases.filter((x) => x.kind === kind).entries()) await rawExchange(c, `raw ${kind} #${i}`);
+    await restore(true);
+    await healthy(`the raw ${kind} batch`);
+    stats.batches++;
+  }
+}
+
+async function rawExchange(c: RawCase, where: string): Promise<void> {
+  const r: Resolved = { method: c.method, url: c.target, headers: Object.fromEntries(c.headers), body: c.body, kinds: [`raw:${c.kind}`] };
+  const shown = `${c.what}: ${c.method} ${JSON.stringify(c.target).slice(0, 120)} ${JSON.stringify(c.headers.filter(([k]) => k !== 'Authorization')).slice(0, 200)}`;
+  try {
+    const answer = await rawRequest(srv.url, { method: c.method, target: c.target, headers: c.headers, body: c.body, end: c.end, timeoutMs: TIMEOUT_MS });
+    tally(r, answer.status);
+    if (answer.status === 0) {
+      if (!c.end) stats.failures.push(`no answer [${where}, seed ${SEED}]\n  ${shown}`);
+      return;
+    }
+    const problem = problemWith(c.method, { status: answer.status, contentType: answer.headers['content-type'] ?? null, text: answer.text });
+    if (problem) stats.failures.push(`${problem} [${where}, seed ${SEED}]\n  ${shown}\n  answer: ${answer.text.slice(0, 400)}`);
+    else if (c.mustRefuse && answer.status < 400) stats.failures.push(`a hostile Host was served (${answer.status}) [${where}, seed ${SEED}]\n  ${shown}`);
+  } catch (err) {
+    tally(r, 0);
+    stats.failures.push(`no answer: ${(err as Error).message} [${where}, seed ${SEED}]\n  ${shown}`);
+  }
+}
 
 /** Requests the route table does not describe: unknown paths, wrong methods, mangled paths. */
 async function routingBatch(): Promise<void> {

@@ -10,6 +10,7 @@ interface Opts {
   tokenTtl?: number;
   faults?: string;
   faultsSeed?: number;
+  allowHost?: string[];
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -23,9 +24,16 @@ export default defineCommand<Opts>({
     'cms sandbox serve --port 0 -o json',
     'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000',
     'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
+    'cms sandbox serve --host 0.0.0.0 --allow-host sandbox.internal --allow-host .ci.example.com',
   ],
   options: [
     { flags: '--host <address>', description: 'address to bind (other than loopback exposes the sandbox to the network)', default: '127.0.0.1' },
+    {
+      flags: '--allow-host <name>',
+      description:
+        "also answer requests whose Host is this name (repeatable): name, name:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs' staging hostnames are always served",
+      repeatable: true,
+    },
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
@@ -42,6 +50,14 @@ export default defineCommand<Opts>({
     const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../../server/app.js');
     const { listen } = await import('../../server/http.js');
     const { parseFaults } = await import('../../server/faults.js');
+    const { parseAllowHost } = await import('../../server/host.js');
+    for (const value of opts.allowHost ?? []) {
+      try {
+        parseAllowHost(value);
+      } catch (err) {
+        throw new UsageError(`--allow-host: ${(err as Error).message}`);
+      }
+    }
     let faults: ReturnType<typeof parseFaults> | undefined;
     try {
       faults = opts.faults ? parseFaults(opts.faults) : undefined;
@@ -57,7 +73,7 @@ export default defineCommand<Opts>({
     });
     let server;
     try {
-      server = await listen(sandbox, opts.host, port);
+      server = await listen(sandbox, opts.host, port, { allowHosts: opts.allowHost });
     } catch (err) {
       sandbox.close();
       const code = (err as NodeJS.ErrnoException).code;

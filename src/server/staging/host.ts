@@ -19,3 +19,12 @@ export function stagingHub(db: Db, url: URL): Hub | undefined {
   const rows = stmt(db, "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> ''").pluck().all() as string[];
   return rows.map((r) => JSON.parse(r) as Hub).find((hub) => [url.host, url.hostname].includes(bareHost(hub.settings.virtualStagingEnvironment.hostname)));
 }
+
+/** Whether some hub declares this name as its virtual staging (or preview) hostname: the served sandbox answers to it. */
+export function isStagingHostname(db: Db, name: string): boolean {
+  const rows = stmt(
+    db,
+    "SELECT json_extract(data, '$.settings.virtualStagingEnvironment.hostname') AS a, json_extract(data, '$.settings.previewVirtualStagingEnvironment.hostname') AS b FROM hubs WHERE coalesce(a, b, '') <> ''",
+  ).all() as { a: string | null; b: string | null }[];
+  return rows.some((r) => [r.a, r.b].some((h) => h && bareHost(h).replace(/:\d+$/, '') === name));
+}

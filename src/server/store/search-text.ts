@@ -20,6 +20,13 @@ export function fieldName(name: string): string {
 
 export const fieldToken = (field: string, word: string): string => `${fieldName(field)}__${word}`;
 
+/**
+ * Characters of an item's string values the full-text index takes; the rest is not searchable.
+ * Indexing runs inside the write's transaction on the one thread: a 10 MB item indexed whole
+ * held every other client for seconds.
+ */
+export const MAX_INDEXED_CHARS = 256 * 1024;
+
 export interface SearchRow {
   label: string;
   body: string;
@@ -33,11 +40,14 @@ export function searchRow(item: ContentItem): SearchRow {
     const words = tokens(text);
     if (words.length) fielded.push(words.map((w) => fieldToken(field, w)).join(' '));
   };
+  let room = MAX_INDEXED_CHARS;
   const walk = (value: unknown, key: string, inMeta: boolean): void => {
     if (typeof value === 'string') {
-      if (inMeta && key === 'schema') return;
-      texts.push(value);
-      addField(key, value);
+      if ((inMeta && key === 'schema') || room <= 0) return;
+      const text = value.length > room ? value.slice(0, room) : value;
+      room -= text.length;
+      texts.push(text);
+      addField(key, text);
     } else if (typeof value === 'number' || typeof value === 'boolean') {
       addField(key, String(value));
     } else if (Array.isArray(value)) value.forEach((v) => walk(v, key, inMeta));

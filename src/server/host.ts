@@ -1,0 +1,131 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+import { serviceError, type ServiceError } from './errors.js';
+
+// Which Host names the served sandbox answers to, and the URL of a request. The path comes from
+// the request target alone (origin-form, `/...`); the Host only names the origin links are built
+// on, so it must be one well-formed host[:port]. By default only loopback names are served, so a
+// web page whose DNS name is rebound to 127.0.0.1 cannot reach the sandbox from a browser.
+
+export interface HostName {
+  /** Lower case, IPv6 in brackets, without a trailing dot. */
+  name: string;
+  /** The port given, or null. */
+  port: number | null;
+}
+
+type Rule = { kind: 'any' } | { kind: 'name'; name: string; port: number | null } | { kind: 'suffix'; domain: string };
+
+const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,62})';
+const HOST = new RegExp(`^(?:(\\[[0-9a-f:.]+\\])|(${LABEL}(?:\\.${LABEL})*)\\.?)(?::(\\d{1,5}))?$`, 'i');
+
+/** A Host header value as host[:port], or null when it is not one. */
+export function parseHost(value: string): HostName | null {
+  if (value.length > 260) return null;
+  const m = HOST.exec(value);
+  if (!m) return null;
+  if (m[1] && !isIPv6(m[1].slice(1, -1))) return null;
+  const port = m[3] === undefined ? null : Number(m[3]);
+  if (port !== null && (port < 1 || port > 65535)) return null;
+  const name = m[1] ? normalizeIPv6(m[1]) : m[2]!.toLowerCase();
+  // What URL would refuse (999.1.1.1, 1.2.3.4.5: names ending in a number are read as IPv4).
+  if (!URL.canParse(`http://${name}/`)) return null;
+  return { name, port };
+}
+
+/** [::0001] and [0:0:0:0:0:0:0:1] are both [::1]. */
+const normalizeIPv6 = (bracketed: string) => new URL(`http://${bracketed}/`).hostname;
+
+const isLoopback = (name: string) =>
+  name === 'localhost' || name.endsWith('.localhost') || (isIPv4(name) && name.startsWith('127.')) || name === '[::1]' || name === '[::ffff:7f00:1]';
+
+const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** An --allow-host value: a name, name:port, a .domain suffix, or *; throws with what is wrong. */
+export function parseAllowHost(value: string): Rule {
+  const v = value.trim();
+  if (v === '*') return { kind: 'any' };
+  const parsed = parseHost(v.startsWith('.') ? v.slice(1) : v);
+  if (!parsed) throw new Error(`'${value}' is not a host name, name:port, .domain or *`);
+  if (v.startsWith('.')) {
+    if (parsed.port !== null || parsed.name.startsWith('[')) throw new Error(`'${value}': a .domain suffix takes no port and no IPv6 address`);
+    return { kind: 'suffix', domain: parsed.name };
+  }
+  return { kind: 'name', name: parsed.name, port: parsed.port };
+}
+
+export interface HostCheckOptions {
+  /** The address the server is bound to (--host); 0.0.0.0 or :: also serve the machine's interface addresses. */
+  bind?: string;
+  /** --allow-host values. */
+  allow?: string[];
+  /** Whether a name is a virtual staging hostname some hub declares. */
+  isStagingHost?: (name: string) => boolean;
+}
+
+export class HostCheck {
+  private readonly rules: Rule[];
+  private readonly names = new Set<string>();
+
+  constructor(private readonly options: HostCheckOptions = {}) {
+    this.rules = (options.allow ?? []).map(parseAllowHost);
+    const bind = options.bind?.toLowerCase();
+    if (bind && WILDCARD_BINDS.has(bind)) {
+      // The printed URL names the bound address itself (http://0.0.0.0:8787).
+      this.names.add(bind === '0.0.0.0' ? bind : '[::]');
+      this.names.add(hostname().toLowerCase());
+      for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.names.add(i.family === 'IPv6' ? normalizeIPv6(`[${i.address.split('%')[0]}]`) : i.address);
+    } else if (bind) this.alsoServe(bind);
+  }
+
+  /** Serves an address the server turned out to be bound to (the one its printed URL names). */
+  alsoServe(address: string): void {
+    const own = parseHost(isIPv6(address) ? `[${address}]` : address);
+    if (own) this.names.add(own.name);
+  }
+
+  allows(host: HostName): boolean {
+    if (isLoopback(host.name) || this.names.has(host.name)) return true;
+    for (const r of this.rules) {
+      if (r.kind === 'any') return true;
+      if (r.kind === 'suffix' && (host.name === r.domain || host.name.endsWith(`.${r.domain}`))) return true;
+      if (r.kind === 'name' && host.name === r.name && (r.port === null || r.port === (host.port ?? 80))) return true;
+    }
+    return this.options.isStagingHost?.(host.name) ?? false;
+  }
+
+  /**
+   * The absolute URL of a request: the origin from its one Host header, the path and query from
+   * its target. A 400 with the service's error body when either is not acceptable.
+   */
+  requestUrl(target: string, hosts: string[]): string {
+    // Absolute-form (http://other/...), authority-form and `*` name no path on this origin.
+    if (!target.startsWith('/')) {
+      throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target must be a path starting with / (absolute URLs and * are not served)' });
+    }
+    if (hosts.length !== 1) {
+      throw invalidHost(hosts.length ? 'Send exactly one Host header' : 'The Host header is required', hosts.length ? hosts.map(clip) : null);
+    }
+    const value = hosts[0]!.trim();
+    const host = parseHost(value);
+    if (!host) throw invalidHost(`The Host header '${clip(value)}' is not a host name or address with an optional port`, clip(value));
+    if (!this.allows(host)) {
+      throw serviceError(400, {
+        code: 'HOST_NOT_ALLOWED',
+        property: 'Host',
+        invalidValue: clip(value),
+        message: `The sandbox does not answer to the host '${clip(value)}': it serves localhost, 127.0.0.1, [::1], the address it is bound to and the hubs' staging hostnames; add others with cms sandbox serve --allow-host <name>`,
+      });
+    }
+    const origin = `http://${host.name}${host.port === null ? '' : `:${host.port}`}`;
+    try {
+      return new URL(origin + target).href;
+    } catch {
+      throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target is not a valid path' });
+    }
+  }
+}
+
+const invalidHost = (message: string, invalidValue: unknown): ServiceError => serviceError(400, { code: 'INVALID_HOST', property: 'Host', invalidValue, message });
+
+const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

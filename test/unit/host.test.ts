@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { HostCheck, parseAllowHost, parseHost } from '../../src/server/host.js';
+import { ServiceError } from '../../src/server/errors.js';
+
+describe('parseHost: one host[:port], nothing else', () => {
+  it.each([
+    ['localhost', 'localhost', null],
+    ['LocalHost:8787', 'localhost', 8787],
+    ['localhost.', 'localhost', null],
+    ['127.0.0.1:1', '127.0.0.1', 1],
+    ['[::1]:65535', '[::1]', 65535],
+    ['[0:0:0:0:0:0:0:1]', '[::1]', null],
+    ['my_host-1.example.test', 'my_host-1.example.test', null],
+  ])('%s', (value, name, port) => {
+    expect(parseHost(value)).toEqual({ name, port });
+  });
+
+  it.each(['', 'a b', '[', '[::1', '[zz]', 'x:0', 'x:65536', 'x:', ':1', '%', 'a/b', 'a?b', 'a#b', 'a@b', 'a..b', '.', '-', '-a', 'é', '999.1.1.1', '1.2.3.4.5', 'x'.repeat(300)])('%j is not one', (value) => {
+    expect(parseHost(value)).toBeNull();
+  });
+});
+
+describe('HostCheck', () => {
+  const url = (check: HostCheck, target: string, hosts: string[]) => {
+    try {
+      return check.requestUrl(target, hosts);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ServiceError);
+      return (err as ServiceError).entries[0]!.code;
+    }
+  };
+
+  it('takes the path from the target and the origin from the Host', () => {
+    const check = new HostCheck();
+    expect(url(check, '/a/b?c=d', ['localhost:9'])).toBe('http://localhost:9/a/b?c=d');
+    expect(url(check, '//evil.example/x', ['127.0.0.1'])).toBe('http://127.0.0.1//evil.example/x');
+    expect(url(check, '/\\evil.example/x', ['127.0.0.1'])).toBe('http://127.0.0.1//evil.example/x');
+    expect(url(check, 'http://evil.example/x', ['127.0.0.1'])).toBe('INVALID_REQUEST_TARGET');
+    expect(url(check, '*', ['127.0.0.1'])).toBe('INVALID_REQUEST_TARGET');
+    expect(url(check, '/x', [])).toBe('INVALID_HOST');
+    expect(url(check, '/x', ['localhost', 'localhost'])).toBe('INVALID_HOST');
+    expect(url(check, '/x', ['x/__sandbox/reset?'])).toBe('INVALID_HOST');
+    expect(url(check, '/x', ['evil.example'])).toBe('HOST_NOT_ALLOWED');
+  });
+
+  it('serves loopback, the bound address, staging hostnames and --allow-host rules', () => {
+    const check = new HostCheck({ bind: 'box.lan', allow: ['a.test', 'b.test:81', '.c.test'], isStagingHost: (n) => n === 'vse.test' });
+    const allows = (h: string) => check.allows(parseHost(h)!);
+    for (const h of ['localhost', 'app.localhost', '127.9.9.9', '[::1]', 'box.lan:1', 'a.test:5', 'b.test:81', 'c.test', 'x.c.test', 'vse.test']) expect(allows(h), h).toBe(true);
+    for (const h of ['b.test', 'b.test:80', 'xc.test', 'evil.example', '10.0.0.1', '[::2]', 'localhost.evil']) expect(allows(h), h).toBe(false);
+    expect(new HostCheck({ allow: ['*'] }).allows(parseHost('anything.example')!)).toBe(true);
+  });
+
+  it('an --allow-host that is not a name, name:port, .domain or * is refused', () => {
+    for (const bad of ['', 'a b', 'x:0', '.', '.a:80', 'http://x', '*.x']) expect(() => parseAllowHost(bad), bad).toThrow();
+  });
+});
