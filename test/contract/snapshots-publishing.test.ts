@@ -66,6 +66,19 @@ describe('snapshots and publishing jobs', () => {
     expect(foreign.body.errors[0].property).toBe('contentRoot');
   });
 
+  // The description: create takes type USER or SYSTEM; GENERATED is a listing filter (the
+  // batch endpoint, whose shape the description leaves unshown, is where generated ones come from).
+  it('create takes type USER or SYSTEM only: GENERATED is refused naming the property', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri);
+    for (const type of ['GENERATED', 'generated', 'OTHER']) {
+      const res = await snapshotOf(item.id, { type });
+      expect(res.status, type).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ property: 'type', message: expect.stringContaining('"USER"|"SYSTEM"') })]);
+    }
+    expect((await snapshotOf(item.id, { type: 'system' })).body.type).toBe('SYSTEM');
+    expect((await snapshotOf(item.id, { type: 'USER' })).body.type).toBe('USER');
+  });
+
   it('batch create answers {hubId, snapshots}; list filters by type', async () => {
     const a = await createItem(api, setup.repoId, setup.uri);
     const b = await createItem(api, setup.repoId, setup.uri);
