@@ -99,6 +99,13 @@ describe('create', () => {
     expect((await post({ name: 'x'.repeat(120) })).status).toBe(201);
   });
 
+  it('name and comment lengths count characters (code points), not UTF-16 units', async () => {
+    const emoji = '\u{1F600}';
+    expect((await post({ name: emoji.repeat(120), comment: emoji.repeat(250) })).status).toBe(201);
+    expect(expectError(await post({ name: emoji.repeat(121) }), 400).property).toBe('name');
+    expect(expectError(await post({ comment: emoji.repeat(251) }), 400).property).toBe('comment');
+  });
+
   it('comment is at most 250 characters; activeEndDate is a boolean', async () => {
     expect(expectError(await post({ comment: 'c'.repeat(251) }), 400).property).toBe('comment');
     expect((await post({ comment: 'c'.repeat(250) })).status).toBe(201);
