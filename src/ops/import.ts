@@ -10,6 +10,7 @@ import { WorkGraph, type Unit } from './item-graph.js';
 import type { IdMapping } from './mapping.js';
 import { Governor, WorkQueue, runPool } from './pool.js';
 import { waitForJob } from './wait-for-job.js';
+import { publishItem } from './publish-item.js';
 
 // The engine behind `cms item import`, `cms item copy` (across hubs or with dependencies) and
 // `cms item move`: writes items from a source into a target hub, linked items first, rewriting
@@ -408,8 +409,7 @@ class Importer {
     const key = `publish:${src.id}`;
     if (this.run.done(key)) return;
     if (!this.run.dryRun) {
-      const res = await this.client.request<{ id: string }>('POST', `/content-items/${current.id}/publish`, { body: {}, idempotencyKey: this.idempotencyKey(key) });
-      this.jobs.push({ id: src.id, url: res.headers.get('location') ?? `/publishing-jobs/${res.data.id}` });
+      this.jobs.push({ id: src.id, url: await publishItem(this.client, current.id, this.idempotencyKey(key)) });
     }
     this.run.record({ key, action: 'publish', resource: 'item', sourceId: src.id, targetId: current.id, version: current.version, label: src.label }, { place });
   }

@@ -1,7 +1,11 @@
 // Fault injection: answers some requests with 429/5xx, delays them, or drops the connection,
 // at chosen rates and on chosen routes, so users can test their pipelines' resilience. Faults
 // strike before the request is processed: an injected failure never half-applies a change.
-// The sandbox's own admin endpoints (/__sandbox) are never faulted.
+// The sandbox's own admin endpoints (/__sandbox) are never faulted. A rule that could match no
+// request of the service (a method no route answers, a path outside every route) is refused:
+// it would silently test nothing.
+
+import { routes, type Method } from './routes/table.js';
 
 export type FaultRule =
   | { kind: 'status'; status: number; rate: number; retryAfterSeconds?: number; method?: string; path?: string }
@@ -13,8 +17,9 @@ export type FaultDecision = { kind: 'status'; status: number; retryAfterSeconds?
 const STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**
- * Parses a spec such as `429 10%; 503 5%; latency 200ms 30%; drop 1% on POST /v2/content/content-items/*`.
- * A rule is `<429|500|502|503|504|latency <ms>|drop> <rate>% [retry-after <s>] [on [METHOD] <path glob>]`.
+ * Parses a spec such as `429 10%; 503 5%; latency 200ms 30%; drop 1% on POST /v2/content/**`.
+ * A rule is `<429|500|502|503|504|latency <ms>|drop> <rate>% [retry-after <s>] [on [METHOD|*] <path glob>]`;
+ * `*` (or no method) is every method. Throws, naming the rule, when one is malformed or can match nothing.
  */
 export function parseFaults(spec: string): FaultRule[] {
   const rules: FaultRule[] = [];
@@ -26,11 +31,15 @@ export function parseFaults(spec: string): FaultRule[] {
     let path: string | undefined;
     if (scope) {
       const parts = scope.trim().split(/\s+/);
+      if (parts.length > 2) throw new Error(`fault '${raw}': after 'on' give a method, a path glob, or both`);
       if (parts.length === 2) [method, path] = [parts[0]!.toUpperCase(), parts[1]];
-      else if (/^[A-Z]+$/i.test(parts[0]!) && !parts[0]!.startsWith('/')) method = parts[0]!.toUpperCase();
+      else if (parts[0] === '*' || (/^[A-Z]+$/i.test(parts[0]!) && !parts[0]!.startsWith('/'))) method = parts[0]!.toUpperCase();
       else path = parts[0];
     }
+    if (method === '*') method = undefined;
     const target = { method, path };
+    const unmatched = whyUnmatched(target);
+    if (unmatched) throw new Error(`fault '${raw}': ${unmatched}`);
     if (/^\d{3}$/.test(words[0]!)) {
       const status = Number(words[0]);
       if (!STATUSES.has(status)) throw new Error(`fault '${raw}': status must be one of ${[...STATUSES].join(', ')}`);
@@ -55,6 +64,43 @@ function parseRate(word: string | undefined, raw: string): number {
   const n = word ? Number(word.slice(0, -1)) : NaN;
   if (!(n >= 0 && n <= 100)) throw new Error(`fault '${raw}': needs a rate such as 10%`);
   return n / 100;
+}
+
+const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+/**
+ * Why a rule's method and path glob can match no request the service answers, or null. The
+ * glob is compared with every route's path segment by segment (a `:param` takes any segment,
+ * a `**` any number of them), so a glob that names a real id still matches its route.
+ */
+export function whyUnmatched({ method, path }: { method?: string; path?: string }): string | null {
+  if (method !== undefined && method !== '*' && !METHODS.includes(method as Method)) {
+    return `no operation answers method ${method}; use ${METHODS.join(', ')} or * (every method)`;
+  }
+  if (path === undefined) return null;
+  if (!path.startsWith('/')) return `the path glob '${path}' must start with / (e.g. /v2/content/**)`;
+  if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'requests under /__sandbox are never faulted';
+  const candidates = routes.filter((r) => !r.path.startsWith('/__sandbox') && (method === undefined || method === '*' || r.method === method));
+  if (candidates.some((r) => segmentsMatch(path.split('/').slice(1), r.path.split('/').slice(1)))) return null;
+  return `no operation of the service matches ${method && method !== '*' ? `${method} ` : ''}${path} (API paths start with /v2/content/, e.g. /v2/content/content-items/*)`;
+}
+
+/** Whether some path of a route (segments, `:param` any non-empty one) can match the glob's segments. */
+function segmentsMatch(glob: string[], route: string[]): boolean {
+  const seen = new Set<string>();
+  const from = (i: number, j: number): boolean => {
+    const key = `${i},${j}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    if (i === glob.length) return j === route.length;
+    const g = glob[i]!;
+    // `**` spans slashes: any number of route segments (an over-estimate inside a segment is fine).
+    if (g.includes('**')) return from(i + 1, j) || (j < route.length && from(i, j + 1));
+    if (j === route.length) return false;
+    const r = route[j]!;
+    return (r.startsWith(':') ? g !== '' : globMatches(g, r)) && from(i + 1, j + 1);
+  };
+  return from(0, 0);
 }
 
 function globMatches(glob: string, path: string): boolean {
@@ -99,7 +145,7 @@ export class FaultInjector {
     const out: FaultDecision[] = [];
     let failed = false;
     this.rules.forEach((rule, i) => {
-      if (rule.method && rule.method !== method) return;
+      if (rule.method && rule.method !== '*' && rule.method !== method) return;
       if (rule.path && !globMatches(rule.path, path)) return;
       if (rule.kind !== 'latency' && failed) return;
       if (this.next() >= rule.rate) return;

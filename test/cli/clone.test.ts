@@ -88,7 +88,8 @@ async function buildSource(api: Api): Promise<void> {
   s.event = await ok(api.post(`/hubs/${hub.id}/events`, { name: 'Launch', start: iso(-1), end: iso(30), comment: 'The launch', brief: 'https://brief.example.com' }));
   s.dayOne = await ok(api.post(`/events/${s.event.id}/editions`, { name: 'Day one', start: iso(2), end: iso(4), comment: 'first' }));
   s.dayTwo = await ok(api.post(`/events/${s.event.id}/editions`, { name: 'Day two', start: iso(5), end: iso(7) }));
-  s.snapshot = await ok(api.post(`/hubs/${hub.id}/snapshots`, { comment: 'hero content', createdFrom: 'content-item', type: 'USER', contentRoot: s.A.id }));
+  // GENERATED, as clients make snapshots of linked content: only the batch endpoint creates that type.
+  [s.snapshot] = (await ok(api.post(`/hubs/${hub.id}/snapshots/batch`, [{ comment: 'hero content', createdFrom: 'content-item', type: 'GENERATED', contentRoot: s.A.id }]))).snapshots;
   const slotContent = (snapshotId: string) => ({ body: { _meta: { schema: SLOT_URI, name: 'slot' }, slot: { _meta: { schema: `${CORE}/content-link` }, contentType: URI, id: snapshotId } } });
   for (const edition of [s.dayOne, s.dayTwo]) {
     const [slot] = (await ok(api.post(`/editions/${edition.id}/slots`, [{ slot: s.slot.id }])))._embedded['edition-slots'];

@@ -69,6 +69,9 @@ describe('cms snapshot', () => {
     expect(users.map((s: { id: string }) => s.id)).toEqual([snapshot.id]);
     expect((await json(['snapshot', 'list'])).length).toBe(3);
     expect((await cms(['snapshot', 'create', '--root', items[0].id])).exitCode).toBe(2);
+    const generated = await cms(['snapshot', 'create', '--root', items[0].id, '--comment', 'x', '--type', 'generated']);
+    expect(generated.exitCode).toBe(2);
+    expect(generated.stderr).toContain("'generated'");
   });
 });
 

@@ -52,6 +52,12 @@ describe('cms sandbox clock, job and item publish', () => {
     expect(item.publishingStatus).toBe('LATEST');
   });
 
+  it('item publish (no --wait) prints the job its 204 answer locates', async () => {
+    const job = await home.json(['item', 'publish', s.item.id]);
+    expect(job).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{24}$/), state: 'COMPLETED' });
+    expect((await home.json(['job', 'get', job.id])).id).toBe(job.id);
+  });
+
   it('job create --at +2h waits on the sandbox clock; job wait times out with exit 8, then completes after the clock moves', async () => {
     const snapshot = await s.api('POST', `/hubs/${s.hub.id}/snapshots`, { comment: 'cli', createdFrom: 'content-item', type: 'USER', contentRoot: s.item.id });
     const job = await home.json(['job', 'create', '--snapshot', snapshot.id, '--at', '+2h']);

@@ -99,6 +99,13 @@ describe('create', () => {
     expect((await post({ name: 'x'.repeat(120) })).status).toBe(201);
   });
 
+  it('name and comment lengths count characters (code points), not UTF-16 units', async () => {
+    const emoji = '\u{1F600}';
+    expect((await post({ name: emoji.repeat(120), comment: emoji.repeat(250) })).status).toBe(201);
+    expect(expectError(await post({ name: emoji.repeat(121) }), 400).property).toBe('name');
+    expect(expectError(await post({ comment: emoji.repeat(251) }), 400).property).toBe('comment');
+  });
+
   it('comment is at most 250 characters; activeEndDate is a boolean', async () => {
     expect(expectError(await post({ comment: 'c'.repeat(251) }), 400).property).toBe('comment');
     expect((await post({ comment: 'c'.repeat(250) })).status).toBe(201);
@@ -304,12 +311,28 @@ describe('archive', () => {
     expect((await api.post(`/editions/${edition.id}/unarchive`, {})).status).toBe(404);
   });
 
-  it('a scheduled edition is refused (409): unschedule it first', async () => {
-    const edition = await scheduledEdition(api, setup, event.id, { start: in2099(7, 10), end: in2099(7, 11) });
-    expect(edition._links.archive).toBeUndefined();
-    expect(expectError(await api.post(`/editions/${edition.id}/archive`, {}), 409)).toMatchObject({ code: 'EDITION_SCHEDULED', property: 'publishingStatus' });
-    expect((await api.del(`/editions/${edition.id}/schedule`)).status).toBe(200);
-    expect((await api.post(`/editions/${edition.id}/archive`, {})).body.status).toBe('ARCHIVED');
+  // The states table: any -> archived, no condition. A scheduled edition is not refused.
+  it('a scheduled edition is archived with its publishing job cancelled; nothing publishes at its start', async () => {
+    const own = await startServer();
+    try {
+      const admin = await new Api(own.url).login();
+      const s = await slotSetup(admin);
+      const ev = await createEvent(admin, s.hubId);
+      const { item, snapshot } = await itemWithSnapshot(admin, s);
+      const edition = await schedule(admin, await addContent(admin, (await createEdition(admin, ev.id, { start: in2099(3), end: in2099(4) })).id, snapshot.id));
+      expect(edition.publishingStatus).toBe('SCHEDULED');
+      expect(edition._links.archive).toBeDefined();
+      const res = await admin.post(`/editions/${edition.id}/archive`, {});
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ status: 'ARCHIVED', publishingStatus: 'DRAFT', publishingJobId: null });
+      expect(linkNames(res.body)).toEqual([...READ_LINKS].sort());
+      expect((await admin.get(`/publishing-jobs/${edition.publishingJobId}`)).body.state).toBe('CANCELLED');
+      await admin.advanceClock({ set: in2099(3, 2) });
+      expect((await admin.get(`/editions/${edition.id}`)).body).toMatchObject({ status: 'ARCHIVED', publishingStatus: 'DRAFT' });
+      expect((await admin.get(`/content-items/${item.id}`)).body.publishingStatus).toBe('NONE');
+    } finally {
+      await own.stop();
+    }
   });
 });
 
@@ -375,10 +398,10 @@ describe('preview', () => {
 });
 
 describe('links follow the state', () => {
-  it('a scheduled edition offers reads and unschedule (DELETE on schedule) only; unscheduled it is a draft again', async () => {
+  it('a scheduled edition offers reads, archive and unschedule (DELETE on schedule) only; unscheduled it is a draft again', async () => {
     const edition = await scheduledEdition(api, setup, event.id, { start: in2099(10, 5), end: in2099(10, 6) });
     expect(edition.publishingJobId).toMatch(HEX_ID);
-    expect(linkNames(edition)).toEqual([...READ_LINKS, 'schedule'].sort());
+    expect(linkNames(edition)).toEqual([...READ_LINKS, 'archive', 'schedule'].sort());
     expect(edition._links.schedule).toEqual({ href: `${server.base}/editions/${edition.id}/schedule{?ignoreWarnings}`, templated: true });
     const unscheduled = await api.del(`/editions/${edition.id}/schedule`);
     expect(unscheduled.status).toBe(200);

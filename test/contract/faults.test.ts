@@ -50,6 +50,55 @@ describe('fault injection', () => {
     expect((await api.get('/hubs?size=1')).body.page.totalElements).toBe(before);
   });
 
+  it('a * method matches every method', async () => {
+    const set = await api.post('/__sandbox/faults', { spec: 'latency 1ms 100% on * /v2/content/**' });
+    expect(set.status, set.text).toBe(200);
+    expect((await api.get('/hubs')).status).toBe(200);
+    const hub = await api.post('/hubs', { name: unique('h'), label: 'x' });
+    expect(hub.status).toBe(201);
+    expect((await api.patch(`/hubs/${hub.body.id}`, { label: 'y' })).status).toBe(200);
+    expect((await api.get('/__sandbox/faults')).body.rules[0]).toMatchObject({ kind: 'latency', injected: 3 });
+    // The same in structured rules.
+    expect((await api.post('/__sandbox/faults', { rules: [{ kind: 'latency', ms: 1, rate: 1, method: '*', path: '/v2/content/**' }] })).status).toBe(200);
+    expect((await api.post('/hubs', { name: unique('h'), label: 'x' })).status).toBe(201);
+    expect((await api.get('/__sandbox/faults')).body.rules[0].injected).toBe(1);
+    await api.del('/__sandbox/faults');
+  });
+
+  // A rule that can match no request of the service would silently test nothing.
+  it.each([
+    ['503 5% on FETCH /v2/content/**', 'FETCH'],
+    ['503 5% on GET /content-items/*', 'no operation'],
+    ['503 5% on content-items', 'start with /'],
+    ['drop 5% on /__sandbox/**', '/__sandbox'],
+    ['429 5% on DELETE /v2/content/hubs', 'no operation'],
+    ['latency 40ms 100% on PUT /v2/content/hubs/*/events', 'no operation'],
+  ])('a spec that can match nothing is refused: %s', async (spec, words) => {
+    const res = await api.post('/__sandbox/faults', { spec });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ property: 'spec', invalidValue: spec });
+    expect(res.body.errors[0].message).toContain(words);
+  });
+
+  it('structured rules that can match nothing are refused naming the rule', async () => {
+    const res = await api.post('/__sandbox/faults', { rules: [{ kind: 'drop', rate: 1 }, { kind: 'drop', rate: 1, path: '/v2/content/nowhere/**' }] });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ property: 'rules.1' });
+    expect((await api.get('/__sandbox/faults')).body.rules).toEqual([]);
+  });
+
+  it('cms sandbox serve --faults refuses a spec that can match nothing (exit 2)', async () => {
+    const home = new CliHome();
+    try {
+      const res = await home.run(['sandbox', 'serve', '--port', '0', '--faults', '503 5% on GET /content-items/*']);
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr).toContain('no operation');
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('the CLI survives 429s, 503s and dropped connections on reads (retries with backoff)', async () => {
     const faulty = await startServer({ faults: parseFaults('429 10%; 503 5%; drop 5% on GET /v2/content/**'), faultSeed: 11 });
     const home = new CliHome();

@@ -74,7 +74,7 @@ describe('search index lifecycle', () => {
     expect(updated.status, updated.text).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect(await titles()).toEqual(['Desk lamp', 'Office chair']);
-    expect((await admin.post(`/content-items/${item.id}/publish`, {})).status).toBe(202);
+    expect((await admin.post(`/content-items/${item.id}/publish`, {})).status).toBe(204);
     const deadline = Date.now() + 10_000;
     while (!(await titles()).includes('Ergonomic chair') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await titles()).toEqual(['Desk lamp', 'Ergonomic chair']);

@@ -105,12 +105,25 @@ describe('create', () => {
     expect(error.message).toContain(`'${character}'`);
   });
 
-  it.each([' ', '\t', '\n'])('suffix must not contain whitespace (%j)', async (space) => {
-    expect(expectError(await create({ suffix: `bad${space}suffix` }), 400).property).toBe('suffix');
+  // The description forbids exactly / ~ , \ ` & | ; $ *: whitespace is not among them.
+  it.each([' ', '\t'])('suffix may contain whitespace (%j) and other punctuation', async (space) => {
+    const res = await create({ suffix: unique(`a.b_c-d${space}e`) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.name).toBe(`${s.hubName}.${res.body.suffix}`);
   });
 
-  it('suffix may contain other punctuation (dots, hyphens, underscores)', async () => {
-    expect((await create({ suffix: unique('a.b_c-d') })).status).toBe(201);
+  // Lengths count characters (code points), not UTF-16 units: an emoji is one character.
+  it('suffix and label lengths count code points', async () => {
+    const emoji = '\u{1F600}';
+    expect(expectError(await create({ suffix: emoji.repeat(2) }), 400).property).toBe('suffix');
+    expect(expectError(await create({ suffix: emoji.repeat(64) }), 400).property).toBe('suffix');
+    const tag = unique('e'); // 63 characters in all, 40 of them emoji (80 UTF-16 units)
+    const wide = await create({ suffix: emoji.repeat(40) + tag.padEnd(23, 'z'), label: emoji.repeat(63) });
+    expect(wide.status, wide.text).toBe(201);
+    expect(errorProperties(await create({ label: emoji.repeat(2) }))).toEqual(['label']);
+    expect(errorProperties(await create({ label: emoji.repeat(64) }))).toEqual(['label']);
+    const index = (await create()).body;
+    expect((await admin.patch(`${indexesPath(s.hubId)}/${index.id}`, { label: emoji.repeat(3) })).body.label).toBe(emoji.repeat(3));
   });
 
   it('label: required, 3..63 characters, not blank', async () => {
@@ -350,7 +363,7 @@ describe('settings', () => {
   it('replica names must be <hubName>.<name> with the suffix rules, listed once, not taken (409)', async () => {
     const index = (await create()).body;
     const patch = (replicas: string[]) => admin.patch(`${index._links.self.href}/settings`, { replicas });
-    const cases = ['replica-without-hub', `other-hub.${unique('r')}`, `${s.hubName}.ab`, `${s.hubName}.bad/name`, `${s.hubName}.bad name`, `${s.hubName}.${'r'.repeat(64)}`];
+    const cases = ['replica-without-hub', `other-hub.${unique('r')}`, `${s.hubName}.ab`, `${s.hubName}.bad/name`, `${s.hubName}.${'\u{1F600}'.repeat(64)}`, `${s.hubName}.${'r'.repeat(64)}`];
     for (const name of cases) {
       const error = expectError(await patch([name]), 400);
       expect(error, name).toMatchObject({ code: 'INVALID_REPLICA_NAME', property: 'replicas.0', invalidValue: name });

@@ -1,8 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Api, createHub, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/assert.js';
 import { SCHEMA_HOST, createContentRepo, createContentType, enableDeliveryKeys, itemBody } from '../helpers/content.js';
 import { FN } from '../../src/server/auth/permissions.js';
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 // Text search (GET /hubs/{hubId}/content-items/find): the description's syntax table, row by
 // row, against a seeded corpus, asserting the exact set of labels each query finds.
@@ -304,5 +311,76 @@ describe('permissions', () => {
     const reader = await admin.client(unique('reader'), [FN('CONTENT_ITEM', 'READ')], [{ resource: 'hubs', id: hubId, permissions: ['READ'] }]);
     expect(labelsOf(await find('creme', {}, reader))).toEqual(['Crème brûlée']);
     expectError(await find('apple', {}, reader, otherHubId), 404);
+  });
+});
+
+// The description: quoted text is an exact search, and hyphens inside a word belong to the word.
+// So "apple orange" does not find "apple-orange", nor apple-orange "apple orange"; a plain word
+// still finds the hyphenated words it is part of.
+describe('quoted text is exact; a hyphenated word is one word', () => {
+  let exactHub: string;
+  beforeAll(async () => {
+    exactHub = (await createHub(admin)).id;
+    const type = await createContentType(admin, exactHub);
+    const repo = await createContentRepo(admin, exactHub, type.id);
+    for (const [label, title] of [
+      ['apple-orange blend', 'fresh-apple mix'],
+      ['Apple orange tart', 'fresh apple slices'],
+      ['Apple and orange', 'Fresh and apple'],
+    ]) {
+      const res = await admin.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) });
+      if (res.status !== 201) throw new Error(`item create failed: ${res.status} ${res.text}`);
+    }
+  });
+
+  it.each<[string, string[]]>([
+    ['"apple orange"', ['Apple orange tart']],
+    ['apple-orange', ['apple-orange blend']],
+    ['"apple-orange"', ['apple-orange blend']],
+    ['-apple-orange', ['Apple and orange', 'Apple orange tart']],
+    ['"apple"', ['Apple and orange', 'Apple orange tart']],
+    ['apple', ['Apple and orange', 'Apple orange tart', 'apple-orange blend']],
+    ['apple orange', ['Apple and orange', 'Apple orange tart', 'apple-orange blend']],
+    ['title:"fresh apple"', ['Apple orange tart']],
+    ['title:fresh-apple', ['apple-orange blend']],
+    ['title:fresh', ['Apple and orange', 'Apple orange tart', 'apple-orange blend']],
+    ['"APPLE-Orange blend"', ['apple-orange blend']],
+  ])('%s', async (query, expected) => {
+    expect(await labels(query, exactHub)).toEqual(expected.sort());
+  });
+});
+
+describe('a database indexed before exact search', () => {
+  it('is reindexed by its migration: phrases and hyphenated words are exact there too', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cms-search-migration-'));
+    try {
+      let own = await startServer({ dataDir });
+      let api = await new Api(own.url).login();
+      const hub = (await createHub(api)).id;
+      const type = await createContentType(api, hub);
+      const repo = await createContentRepo(api, hub, type.id);
+      for (const [label, title] of [['apple-orange blend', 'kiwi'], ['Apple orange tart', 'kiwi']]) {
+        expect((await api.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) })).status).toBe(201);
+      }
+      await own.stop();
+      // The full-text table as databases before 0009-fidelity-search-words have it, labels only.
+      const db = new Database(join(dataDir, 'sandbox.db'));
+      db.exec(`DROP TABLE content_search;
+        CREATE VIRTUAL TABLE content_search USING fts5(label, body, fields, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'");
+        INSERT INTO content_search (rowid, label, body, fields) SELECT seq, label, '', '' FROM content_items;
+        DELETE FROM migrations WHERE id = '0009-fidelity-search-words';`);
+      db.pragma(`user_version = ${(db.prepare('SELECT count(*) FROM migrations').pluck().get() as number)}`);
+      db.close();
+
+      own = await startServer({ dataDir });
+      api = await new Api(own.url).login();
+      const found = async (query: string) => labelsOf(await find(query, { size: '100' }, api, hub)).sort();
+      expect(await found('"apple orange"')).toEqual(['Apple orange tart']);
+      expect(await found('apple-orange')).toEqual(['apple-orange blend']);
+      expect(await found('kiwi')).toEqual(['Apple orange tart', 'apple-orange blend']);
+      await own.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

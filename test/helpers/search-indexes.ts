@@ -36,7 +36,7 @@ export async function searchSetup(api: Api): Promise<SearchSetup> {
 export async function publishItem(api: Api, s: ContentSetup, fields: Record<string, unknown>, label = unique('item')): Promise<any> {
   const item = await createItem(api, s.repoId, s.uri, { label, body: itemBody(s.uri, fields) });
   const res = await api.post(`/content-items/${item.id}/publish`, {});
-  if (res.status !== 202 && res.status !== 204) throw new Error(`publish failed: ${res.status} ${res.text}`);
+  if (res.status !== 204) throw new Error(`publish failed: ${res.status} ${res.text}`);
   return item;
 }
 

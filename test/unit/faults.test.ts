@@ -1,19 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, parseFaults } from '../../src/server/faults.js';
+import { FaultInjector, parseFaults, whyUnmatched } from '../../src/server/faults.js';
 
 describe('fault specs', () => {
   it('parses statuses, latency, drops, rates, retry-after and route scopes', () => {
-    expect(parseFaults('429 10%; 503 5% retry-after 3; latency 200ms 30%; drop 1% on POST /v2/content/content-items/*; 500 2% on /v2/content/**')).toEqual([
+    expect(parseFaults('429 10%; 503 5% retry-after 3; latency 200ms 30%; drop 1% on POST /v2/content/content-items/*/publish; 500 2% on /v2/content/**')).toEqual([
       { kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 1, method: undefined, path: undefined },
       { kind: 'status', status: 503, rate: 0.05, retryAfterSeconds: 3, method: undefined, path: undefined },
       { kind: 'latency', ms: 200, rate: 0.3, method: undefined, path: undefined },
-      { kind: 'drop', rate: 0.01, method: 'POST', path: '/v2/content/content-items/*' },
+      { kind: 'drop', rate: 0.01, method: 'POST', path: '/v2/content/content-items/*/publish' },
       { kind: 'status', status: 500, rate: 0.02, retryAfterSeconds: undefined, method: undefined, path: '/v2/content/**' },
     ]);
   });
 
   it.each(['418 10%', '429', '429 200%', 'latency 10%', 'explode 5%', 'latency fast 5%'])('rejects %s', (spec) => {
     expect(() => parseFaults(spec)).toThrow();
+  });
+
+  it('* is every method, alone or with a path', () => {
+    expect(parseFaults('latency 40ms 100% on * /v2/content/**')).toEqual([{ kind: 'latency', ms: 40, rate: 1, method: undefined, path: '/v2/content/**' }]);
+    expect(parseFaults('drop 5% on *')).toEqual([{ kind: 'drop', rate: 0.05, method: undefined, path: undefined }]);
+  });
+
+  // A glob is compared with the routes segment by segment: ids, * and ** match what they can.
+  it.each([
+    ['GET /v2/content/hubs/5f00000000000000000000ff', true],
+    ['GET /v2/content/hubs/*/content-repositories', true],
+    ['POST /v2/content/**/publish', true],
+    ['GET /oauth/token', false],
+    ['POST /oauth/token', true],
+    ['PATCH /v2/content/content-items', true],
+    ['PUT /v2/content/hubs/**', false],
+    ['GET /v2/content/hubs/', false],
+    ['GET /v2/content/hub*', true],
+  ])('%s can match a request: %s', (scope, reachable) => {
+    const [method, path] = scope.split(' ');
+    expect(whyUnmatched({ method, path }) === null).toBe(reachable);
   });
 });
 

@@ -102,15 +102,18 @@ describe('compileQuery: FTS5 expressions', () => {
     ['apple orange', '({label body}:"apple" AND {label body}:"orange")'],
     ['apple,orange', '({label body}:"apple" OR {label body}:"orange")'],
     ['apple -orange', '{label body}:"apple" NOT {label body}:"orange"'],
-    ['apple-orange', '{label body}:"apple orange"'],
+    // A hyphenated word is one word, and quoted text is exact: both search whole words.
+    ['apple-orange', '{label_words body_words}:"apple-orange"'],
+    ['"apple orange"', '{label_words body_words}:"apple orange"'],
+    ['apple- -orange', '{label body}:"apple" NOT {label body}:"orange"'],
     ['label:apple', 'fields:"label__apple"'],
-    ['"10:30"', '{label body}:"10 30"'],
+    ['"10:30"', '{label_words body_words}:"10 30"'],
     ['Crème', '{label body}:"Crème"'],
-    ['Title:"Big Fish"', 'fields:"title__big title__fish"'],
-    ['title:Crème-brûlée', 'fields:"title__creme title__brulee"'],
+    ['Title:"Big Fish"', 'fields_words:"title__big title__fish"'],
+    ['title:Crème-brûlée', 'fields_words:"title__creme-brulee"'],
     ['body.title:fish', 'fields:"title__fish"'],
-    ['deliveryKey:home-page', 'fields:"deliverykey__home deliverykey__page"'],
-    ['apple,orange -pear title:"big fish"', '(({label body}:"apple" OR {label body}:"orange") AND fields:"title__big title__fish") NOT {label body}:"pear"'],
+    ['deliveryKey:home-page', 'fields_words:"deliverykey__home-page"'],
+    ['apple,orange -pear title:"big fish"', '(({label body}:"apple" OR {label body}:"orange") AND fields_words:"title__big title__fish") NOT {label body}:"pear"'],
     ['label:apple,title:pear', '(fields:"label__apple" OR fields:"title__pear")'],
     ['apple -pear -plum', '{label body}:"apple" NOT ({label body}:"pear" OR {label body}:"plum")'],
   ])('%s -> %s', (query, expected) => {
@@ -124,7 +127,7 @@ describe('compileQuery: FTS5 expressions', () => {
     expect(compiled.match).toBeNull();
     expect(compiled.conditions).toHaveLength(1);
     expect(compiled.conditions[0]!.text).toBe('ci.seq NOT IN (SELECT rowid FROM content_search WHERE content_search MATCH ?)');
-    expect(compiled.conditions[0]!.params).toEqual(['{label body}:"apple orange"']);
+    expect(compiled.conditions[0]!.params).toEqual(['{label_words body_words}:"apple-orange"']);
     expect(compileSearch('-apple -pear').conditions[0]!.params).toEqual(['({label body}:"apple" OR {label body}:"pear")']);
   });
 
@@ -188,9 +191,11 @@ describe('user input is never FTS5 syntax', () => {
     for (const e of expressions) {
       // Outside quoted strings only our own syntax remains: column filters, AND/OR/NOT, parentheses.
       const outside = e.replace(/"[^"]*"/g, '""');
-      expect(outside.replace(/\{label body\}:|fields:|\bAND\b|\bOR\b|\bNOT\b|[()\s"]/g, ''), e).toBe('');
-      // Inside quotes only letters, digits, marks and underscores separated by spaces.
-      for (const [, inner] of e.matchAll(/"([^"]*)"/g)) expect(inner, e).toMatch(/^[\p{L}\p{N}\p{M}_]+( [\p{L}\p{N}\p{M}_]+)*$/u);
+      expect(outside.replace(/\{label body\}:|\{label_words body_words\}:|fields:|fields_words:|\bAND\b|\bOR\b|\bNOT\b|[()\s"]/g, ''), e).toBe('');
+      // Inside quotes only words of letters, digits, marks and underscores (hyphens only between
+      // two of them) separated by spaces.
+      const WORD = '[\\p{L}\\p{N}\\p{M}_]+(?:-[\\p{L}\\p{N}\\p{M}_]+)*';
+      for (const [, inner] of e.matchAll(/"([^"]*)"/g)) expect(inner, e).toMatch(new RegExp(`^${WORD}( ${WORD})*$`, 'u'));
     }
   });
 

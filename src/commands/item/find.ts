@@ -7,7 +7,7 @@ export default defineCommand<{ hub?: string; projection?: string; sort?: string;
   summary: 'Search the content items of a hub by text',
   description: [
     'Searches the active items of a hub (labels and body text) and lists the matches, best first.',
-    'Syntax: apple (the word), apple orange (both), apple,orange (either), apple -orange (not orange), apple-orange (the adjacent words), label:apple or title:"big fish" (within a field: label, status, locale, schema, deliveryKey, contentRepositoryId, folderId or a body property), "10:30" (an exact phrase; quotes are needed for - : , and "; an unmatched quote runs to the end). Case and accents do not matter. status:archived searches archived items.',
+    'Syntax: apple (the word), apple orange (both), apple,orange (either), apple -orange (not orange), apple-orange (the hyphenated word, one word), label:apple or title:"big fish" (within a field: label, status, locale, schema, deliveryKey, contentRepositoryId, folderId or a body property), "10:30" (exact: "apple orange" does not match apple-orange; quotes are needed for - : , and "; an unmatched quote runs to the end). Case and accents do not matter. status:archived searches archived items.',
     'Put -- before a query that starts with a hyphen: cms item find -- -draft.',
   ].join('\n\n'),
   examples: [

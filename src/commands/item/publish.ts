@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { item } from '../../output/result.js';
+import { publishItem } from '../../ops/publish-item.js';
 import { waitForJob } from '../../ops/wait-for-job.js';
 
 export default defineCommand<{ wait?: boolean }>({
@@ -10,9 +11,8 @@ export default defineCommand<{ wait?: boolean }>({
   options: [{ flags: '--wait', description: 'wait until the publishing job finishes' }],
   async run(ctx, args, opts) {
     const client = await ctx.client();
-    const res = await client.request<{ id: string; state: string }>('POST', `/content-items/${args.item}/publish`, { body: {} });
-    if (!opts.wait) return item(res.data);
-    const url = res.headers.get('location') ?? `/publishing-jobs/${res.data.id}`;
+    const url = await publishItem(client, args.item);
+    if (!opts.wait) return item(await client.get(url));
     return item(await waitForJob(client, url, { timeoutMs: 300_000, intervalMs: 250, io: ctx.io, signal: ctx.signal, what: 'Publishing job' }));
   },
 });

@@ -39,7 +39,7 @@ export default defineCommand<Opts>({
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
     {
       flags: '--faults <spec>',
-      description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" (also POST /__sandbox/faults)',
+      description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)',
     },
     { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
   ],

@@ -11,3 +11,6 @@ export const SNAPSHOT_COLUMNS = [
 
 /** Snapshot types as flags take them (the service wants them upper case). */
 export const TYPES = ['user', 'system', 'generated'] as const;
+
+/** Types a single create takes: generated is a listing filter, made only in batches. */
+export const CREATE_TYPES = ['user', 'system'] as const;

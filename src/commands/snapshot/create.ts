@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { SNAPSHOT_COLUMNS, TYPES } from './_columns.js';
+import { CREATE_TYPES, SNAPSHOT_COLUMNS } from './_columns.js';
 
 export default defineCommand<{ hub?: string; root?: string; comment?: string; type: string }>({
   summary: 'Snapshot a content item and everything it links to, at their current versions',
@@ -11,7 +11,7 @@ export default defineCommand<{ hub?: string; root?: string; comment?: string; ty
     hubOption,
     { flags: '--root <item>', description: 'content item at the root of the snapshot; required' },
     { flags: '--comment <text>', description: 'what the snapshot is for; required' },
-    { flags: '--type <type>', description: 'snapshot type', choices: TYPES, default: 'user' },
+    { flags: '--type <type>', description: 'snapshot type (generated ones come from cms snapshot batch)', choices: CREATE_TYPES, default: 'user' },
   ],
   async run(ctx, _args, opts) {
     if (!opts.root || !opts.comment) throw new UsageError('--root and --comment are required', 'cms snapshot create --root <item id> --comment <text>');

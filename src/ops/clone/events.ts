@@ -151,7 +151,11 @@ function targetSnapshot(c: CloneContext, sourceId: string): Promise<string> {
       changes: () => [],
       create: async () => {
         const body = { comment: snapshot.comment || 'hub clone', createdFrom: 'content-item', type: snapshot.type, contentRoot: root };
-        return { id: (await c.target.client.post<{ id: string }>(`/hubs/${c.target.hubId}/snapshots`, body, { idempotencyKey: c.sync.idempotencyKey(key) })).id };
+        const opts = { idempotencyKey: c.sync.idempotencyKey(key) };
+        // Create takes USER or SYSTEM only; a GENERATED snapshot is made as a batch of one.
+        if (snapshot.type !== 'GENERATED') return { id: (await c.target.client.post<{ id: string }>(`/hubs/${c.target.hubId}/snapshots`, body, opts)).id };
+        const batch = await c.target.client.post<{ snapshots: { id: string }[] }>(`/hubs/${c.target.hubId}/snapshots/batch`, [body], opts);
+        return { id: batch.snapshots[0]!.id };
       },
       update: (existing) => Promise.resolve({ id: existing }),
     });

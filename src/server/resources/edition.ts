@@ -9,8 +9,8 @@ import { UNSCHEDULABLE_STATES } from '../editions/lifecycle.js';
 export const IN_PUBLICATION: ReadonlySet<PublishingStatus> = new Set(['SCHEDULING', 'SCHEDULED', 'PUBLISHING', 'UNSCHEDULING']);
 
 /**
- * Scheduled: its publication is pending or under way. Such an edition cannot be archived (unschedule
- * it first) and its preview cannot be deleted.
+ * Scheduled: its publication is pending or under way. Its preview cannot be deleted (archiving
+ * it cancels the publication).
  */
 export const isScheduled = (edition: Edition): boolean => IN_PUBLICATION.has(edition.publishingStatus);
 
@@ -60,7 +60,7 @@ function editionLinks(ctx: RequestContext, edition: Edition, event: CmsEvent) {
     add('editionScheduling.resolveConflicts', 'resolve-conflicts', link(`${base}/conflicts/resolve`));
     if (event.status === 'ACTIVE') add('editionScheduling.schedule', 'schedule', schedule);
   } else if (UNSCHEDULABLE_STATES.includes(edition.publishingStatus)) add('editionScheduling.unschedule', 'schedule', schedule);
-  if (edition.status === 'ACTIVE' && !isScheduled(edition)) add('editions.archive', 'archive', link(`${base}/archive`));
+  if (edition.status === 'ACTIVE') add('editions.archive', 'archive', link(`${base}/archive`));
   if (edition.preview) add('editions.getPreview', 'preview', link(`${base}/preview`));
   add('editionSlots.list', 'list-slots', templated(`${base}/slots{?includedSlots,page,size,sort}`));
   add('editionContents.list', 'edition-contents', templated(`${base}/contents{?page,size}`));

@@ -7,6 +7,7 @@ import { pageOf, pageRequest } from '../hal.js';
 import { newId } from '../ids.js';
 import { loadEvent, loadHub } from '../load.js';
 import { loadEdition } from '../editions/load.js';
+import { UNSCHEDULABLE_STATES, unscheduleEdition } from '../editions/lifecycle.js';
 import { checkEditable, snapshotUses } from '../editions/rules.js';
 import { events, type CmsEvent } from '../store/events.js';
 import { editionContents, editionSlots, editions, MAX_SLOTS_PER_EDITION, type Edition } from '../store/editions.js';
@@ -81,11 +82,14 @@ export function remove(ctx: RequestContext) {
   return noContent();
 }
 
-/** Irreversible. A scheduled edition is refused (409): unschedule it first, so no publication is cancelled by surprise. */
+/**
+ * Irreversible, from any state (the description's states table). A scheduled edition is
+ * unscheduled first: its publishing job cancelled, so nothing publishes at its start.
+ */
 export function archive(ctx: RequestContext) {
-  const edition = loadEdition(ctx);
+  let edition = loadEdition(ctx);
   if (edition.status === 'ARCHIVED') throw editionConflict(edition, 'EDITION_ARCHIVED', 'is already archived', 'status');
-  if (isScheduled(edition)) throw editionConflict(edition, 'EDITION_SCHEDULED', `is ${edition.publishingStatus}; unschedule it before archiving`, 'publishingStatus');
+  if (UNSCHEDULABLE_STATES.includes(edition.publishingStatus)) edition = unscheduleEdition(ctx.service, edition, ctx.now());
   const next: Edition = { ...edition, status: 'ARCHIVED', ...ctx.modifiedStamp() };
   editions(ctx.db).update(next);
   return ok(renderEdition(ctx, next, eventOf(ctx.db, edition)), ctx.href(`/editions/${edition.id}`));

@@ -1,4 +1,4 @@
-import { accepted, created, noContent, ok, type RequestContext } from '../context.js';
+import { created, noContent, ok, type RequestContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { pageOf, pageRequest } from '../hal.js';
 import { loadItem } from '../load.js';
@@ -40,10 +40,14 @@ export function cancelJob(ctx: RequestContext) {
   return ok(renderPublishingJob(ctx, cancelled), ctx.href(`/publishing-jobs/${job.id}`));
 }
 
-/** Publishes an item now: a snapshot of it and its linked content, and a job that runs at once. */
+/**
+ * Publishes an item now: a snapshot of it and its linked content, and a job that runs at once.
+ * 204 + Location of the job (wire contract): clients of the hosted service take any other
+ * status as a failed publish.
+ */
 export function publishItem(ctx: RequestContext) {
   const job = publishNow(ctx, loadItem(ctx));
-  return accepted(renderPublishingJob(ctx, job), ctx.href(`/publishing-jobs/${job.id}`));
+  return noContent(ctx.href(`/publishing-jobs/${job.id}`));
 }
 
 /** Takes an item out of publication. */

@@ -7,7 +7,7 @@ import { hashSecret, newGeneration, seedAdminClient, ADMIN_CLIENT_ID } from '../
 import { writeState } from '../store/state.js';
 import { grantAcl } from '../auth/principal.js';
 import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../auth/permissions.js';
-import { parseFaults, type FaultRule } from '../faults.js';
+import { parseFaults, whyUnmatched, type FaultRule } from '../faults.js';
 import type { Input } from '../validate.js';
 import type * as schemas from '../schemas/sandbox.js';
 
@@ -175,6 +175,11 @@ export function setFaults(ctx: RequestContext) {
   } catch (err) {
     throw badRequest((err as Error).message, { entity: 'Faults', property: 'spec', invalidValue: input.spec });
   }
+  // Structured rules get the check parseFaults gives a spec: none may match nothing.
+  rules.forEach((rule, i) => {
+    const unmatched = whyUnmatched(rule);
+    if (unmatched) throw badRequest(`rule ${i}: ${unmatched}`, { entity: 'Faults', property: `rules.${i}`, invalidValue: rule });
+  });
   ctx.service.faults.configure(rules, input.seed);
   return ok(ctx.service.faults.report());
 }

@@ -33,7 +33,7 @@ export const client = body(
   }),
 );
 
-const target = { method: z.string().regex(/^[A-Z]+$/).optional(), path: z.string().startsWith('/').optional() };
+const target = { method: z.string().regex(/^([A-Z]+|\*)$/, 'must be an HTTP method or * (every method)').optional(), path: z.string().startsWith('/').optional() };
 const rate = z.number().min(0).max(1);
 const rule = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('status'), status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]), rate, retryAfterSeconds: z.number().min(0).optional(), ...target }),

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.js';
-import { fieldName, fieldToken, tokens } from '../store/search-text.js';
+import { fieldName, fieldToken, innerHyphens, tokens, wordTokens } from '../store/search-text.js';
 import { raw, sql, type Sql } from './sql.js';
 
 // The text search syntax of the description: text -> AST (parseQuery) -> one FTS5 MATCH
@@ -9,18 +9,22 @@ import { raw, sql, type Sql } from './sql.js';
 //   apple orange       both: whitespace separates groups, and every group must match (AND)
 //   apple,orange       either: a comma joins terms into one group (OR); spaces around it are fine
 //   apple -orange      a leading hyphen negates a term
-//   -apple-orange      inner hyphens belong to the word: NOT the adjacent words "apple orange"
+//   apple-orange       inner hyphens belong to the word: only the hyphenated word matches
+//   -apple-orange      ... and a leading hyphen negates it: NOT the word "apple-orange"
 //   label:apple        the word within a field: label, status, locale, schema, deliveryKey,
 //                      contentRepositoryId, folderId or any body property (a dotted path uses
 //                      its last name: body.title is title). A field applies to one term.
 //   "10:30"            an exact phrase; - : , inside quotes are plain text; \" is a quote.
 //                      An unmatched quote takes the rest of the query as the phrase.
 //
-// Words are matched as the index tokenizes them: case and diacritics do not matter, and
-// punctuation splits a word into adjacent words (a phrase). User text never reaches FTS5 as
-// syntax: every term becomes a double-quoted string of letters, digits and underscores, so
-// `*`, `^`, `(`, NEAR, AND or OR in a query are plain words or ignored punctuation. A term
-// without any letter or digit (a lone `-`, `*`) is ignored.
+// Words are matched as the index tokenizes them: case and diacritics do not matter, and other
+// punctuation splits a word into adjacent words (a phrase). Exactness comes from the index's
+// two forms of each text (store/search-text.ts): a plain word searches the part columns, where
+// it also matches inside "apple-orange"; quoted text and hyphenated words search the word
+// columns, where "apple-orange" is one word, so "apple orange" does not match it.
+// User text never reaches FTS5 as syntax: every term becomes a double-quoted string of letters,
+// digits, underscores and inner hyphens, so `*`, `^`, `(`, NEAR, AND or OR in a query are plain
+// words or ignored punctuation. A term without any letter or digit (a lone `-`, `*`) is ignored.
 
 /** One searched thing: a word or a quoted phrase, maybe within a field, maybe negated. */
 export interface Term {
@@ -53,9 +57,9 @@ export interface CompiledSearch {
 export const MAX_QUERY_LENGTH = 1000;
 export const MAX_TERMS = 50;
 
-/** Columns plain words are searched in, and the column of field-qualified tokens. */
-const TEXT_COLUMNS = '{label body}';
-const FIELD_COLUMN = 'fields';
+/** Columns of words split at hyphens (plain words) and of whole words (exact terms), as text and as field tokens. */
+const TEXT_COLUMNS = { parts: '{label body}', words: '{label_words body_words}' };
+const FIELD_COLUMNS = { parts: 'fields', words: 'fields_words' };
 const ROWS_MATCHING = 'SELECT rowid FROM content_search WHERE content_search MATCH';
 
 export function parseQuery(input: string): SearchAst {
@@ -115,25 +119,28 @@ const namesStatus = (ast: SearchAst): boolean => ast.groups.some((g) => g.some((
 
 /** The FTS5 phrase of a term, or null when it holds no word. */
 function ftsPhrase(term: Term): string | null {
+  // Quoted text is exact and a hyphenated word is one word: both search whole words.
+  const form = term.quoted || innerHyphens(term.text).includes('-') ? 'words' : 'parts';
   if (term.field === undefined) {
-    const words = indexWords(term.text);
-    return words.length ? `${TEXT_COLUMNS}:${quoted(words)}` : null;
+    const words = indexWords(term.text, form === 'words');
+    return words.length ? `${TEXT_COLUMNS[form]}:${quoted(words)}` : null;
   }
   const field = fieldOf(term.field);
-  const words = tokens(term.text);
-  return words.length ? `${FIELD_COLUMN}:${quoted(words.map((w) => fieldToken(field, w)))}` : null;
+  const words = form === 'words' ? wordTokens(term.text) : tokens(term.text);
+  return words.length ? `${FIELD_COLUMNS[form]}:${quoted(words.map((w) => fieldToken(field, w)))}` : null;
 }
 
 /**
- * The words the index tokenizer (unicode61, tokenchars '_') makes of a text: runs of letters,
- * digits, marks and underscores. They are left unfolded so FTS5 folds case and diacritics
- * exactly as it did for the documents; runs without a letter or digit are dropped.
+ * The words the index tokenizer (unicode61, tokenchars '-_') makes of a text: runs of letters,
+ * digits, marks and underscores, split at hyphens too unless wholeWords (then a hyphen between
+ * two word characters stays, as in the word columns). They are left unfolded so FTS5 folds case
+ * and diacritics exactly as it did for the documents; runs without a letter or digit are dropped.
  */
-export function indexWords(text: string): string[] {
-  return text
-    .normalize('NFC')
-    .split(/[^\p{L}\p{N}\p{M}\p{Co}_]+/u)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w));
+export function indexWords(text: string, wholeWords = false): string[] {
+  const normalized = text.normalize('NFC');
+  return (wholeWords ? innerHyphens(normalized).split(/[^\p{L}\p{N}\p{M}\p{Co}_-]+/u) : normalized.split(/[^\p{L}\p{N}\p{M}\p{Co}_]+/u)).filter((w) =>
+    /[\p{L}\p{N}]/u.test(w),
+  );
 }
 
 /** The indexed name of a field: the last name of a dotted path, folded like the index. */
@@ -143,7 +150,7 @@ function fieldOf(written: string): string {
   return name;
 }
 
-// Every word is letters, digits, marks or underscores, so it cannot close the quotes.
+// Every word is letters, digits, marks, underscores or inner hyphens, so it cannot close the quotes.
 const quoted = (words: string[]): string => `"${words.join(' ')}"`;
 const any = (parts: string[]): string => (parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`);
 const all = (parts: string[]): string => (parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`);

@@ -15,8 +15,8 @@ export const SEARCH_SORT_COLUMNS: Record<string, string> = {
 };
 export const SEARCH_SORTABLE = Object.keys(SEARCH_SORT_COLUMNS);
 
-/** bm25 weights of the label, body and fields columns: a word in the label counts most. */
-const RELEVANCE = 'bm25(content_search, 4.0, 1.0, 1.0)';
+/** bm25 weights of the label, body and fields columns (parts, then whole words): a word in the label counts most. */
+const RELEVANCE = 'bm25(content_search, 4.0, 1.0, 1.0, 4.0, 1.0, 1.0)';
 const NEWEST_FIRST: SortSpec[] = [{ field: 'createdDate', dir: 'desc' }];
 
 export class ItemSelection {

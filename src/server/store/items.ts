@@ -2,7 +2,7 @@ import { readConsistently, type Db } from './db.js';
 import { Collection } from './collection.js';
 import { stmt } from './statements.js';
 import { findLinks } from '../content-links.js';
-import { searchRow } from './search-text.js';
+import { indexSearchRow } from './search-text.js';
 import { enqueueEvent } from './webhooks.js';
 import { newUuid } from '../ids.js';
 
@@ -193,9 +193,7 @@ export function touchItem(db: Db, item: ContentItem): ContentItem {
 
 function indexItem(db: Db, item: ContentItem): void {
   const seq = stmt(db, 'SELECT seq FROM content_items WHERE id = ?').pluck().get(item.id) as number;
-  stmt(db, 'DELETE FROM content_search WHERE rowid = ?').run(seq);
-  const row = searchRow(item);
-  stmt(db, 'INSERT INTO content_search (rowid, label, body, fields) VALUES (?, ?, ?, ?)').run(seq, row.label, row.body, row.fields);
+  indexSearchRow(db, seq, item);
 }
 
 export function itemVersion(db: Db, id: string, version: number): ContentItem | undefined {

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { coreSeed } from './seed.js';
+import { reindexAllItems } from './search-text.js';
 
 export interface Migration {
   /** Unique, never renamed: records which migrations a database has. */
@@ -394,5 +395,19 @@ export const migrations: Migration[] = [
       -- deleted client stays dead when the id is created again. Rows from before: generation ''.
       ALTER TABLE clients ADD COLUMN generation TEXT NOT NULL DEFAULT '';
     `,
+  },
+  {
+    id: '0009-fidelity-search-words',
+    sql: `
+      -- Quoted text is an exact search and a hyphenated word is one word: each text is indexed
+      -- split at every hyphen (label, body, fields) and with its inner hyphens kept
+      -- (label_words, body_words, fields_words). See store/search-text.ts. The seed reindexes.
+      DROP TABLE content_search;
+      CREATE VIRTUAL TABLE content_search USING fts5(
+        label, body, fields, label_words, body_words, fields_words,
+        tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'"
+      );
+    `,
+    seed: reindexAllItems,
   },
 ];

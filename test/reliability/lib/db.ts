@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { searchRow } from '../../../src/server/store/search-text.js';
+import { searchRow, type SearchRow } from '../../../src/server/store/search-text.js';
 import type { ContentItem } from '../../../src/server/store/items.js';
 
 // Checks of a sandbox database from outside the service: SQLite's own integrity check, foreign
@@ -43,7 +43,7 @@ export function checkDatabase(dataDir: string): DbReport {
     const rows = db.prepare('SELECT seq, id, version, label, status, data FROM content_items').all() as { seq: number; id: string; version: number; label: string; status: string; data: string }[];
     let versions = 0;
     const versionRows = db.prepare('SELECT version, data FROM content_item_versions WHERE item_id = ? ORDER BY version');
-    const ftsRow = db.prepare('SELECT label, body, fields FROM content_search WHERE rowid = ?');
+    const ftsRow = db.prepare('SELECT label, body, fields, label_words AS labelWords, body_words AS bodyWords, fields_words AS fieldsWords FROM content_search WHERE rowid = ?');
     for (const row of rows) {
       let item: ContentItem;
       try {
@@ -67,10 +67,10 @@ export function checkDatabase(dataDir: string): DbReport {
           problems.push(`item ${row.id}: version row ${v.version} is not JSON`);
         }
       }
-      const fts = ftsRow.get(row.seq) as { label: string; body: string; fields: string } | undefined;
+      const fts = ftsRow.get(row.seq) as SearchRow | undefined;
       const want = searchRow(item);
       if (!fts) problems.push(`item ${row.id}: no full-text row`);
-      else if (fts.label !== want.label || fts.body !== want.body || fts.fields !== want.fields) problems.push(`item ${row.id}: full-text row is stale`);
+      else if ((Object.keys(want) as (keyof SearchRow)[]).some((column) => fts[column] !== want[column])) problems.push(`item ${row.id}: full-text row is stale`);
     }
     const ftsCount = db.prepare('SELECT count(*) FROM content_search').pluck().get() as number;
     if (ftsCount !== rows.length) problems.push(`full-text index has ${ftsCount} rows for ${rows.length} items`);

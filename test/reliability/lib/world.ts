@@ -213,7 +213,7 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
   example('integrations.marketingUpdate', { label: 'Mail 2', active: false });
   example('sandbox.createClient', { id: unique('fuzz-client'), secret: 'fuzz-client-secret', permissions: ['CONTENT:FUNCTIONAL:HUB:CREATE'], acl: [{ resource: 'hubs', id: hubId, permissions: ['READ'] }] });
   example('sandbox.setClock', { advance: '1h' }, { advance: -60_000 }, { freeze: true }, { resume: true }, { set: in2099(1) });
-  example('sandbox.setFaults', { spec: 'latency 1ms 1% on GET /v2/content/nothing', seed: 1 });
+  example('sandbox.setFaults', { spec: 'latency 1ms 0% on GET /v2/content/hubs', seed: 1 });
   example('searchQuery.query', { query: 'apple', hitsPerPage: 5, page: 0 });
   example('searchQuery.event', { eventType: 'click', eventName: 'c', index: index.id, queryID: 'x', objectIDs: [root.id], positions: [1], userToken: 'u' });
 
