@@ -101,7 +101,7 @@ describe('the dc-cli layout', () => {
     expect(pages).toBeTruthy();
     expect(byTitle['About us'].folderId).toBe(pages.id);
     expect(byTitle['About the team'].folderId).toBe(pages.id);
-    const en = await home.json<any[]>(['folder', 'list', '--hub', 'dc', '--repo', 'content', '--parent', pages.id]);
+    const en = await home.json<any[]>(['folder', 'list', '--hub', 'dc', '--parent', pages.id]);
     expect(byTitle['Spring sale'].folderId).toBe(en.find((f) => f.name === 'en').id);
   });
 
