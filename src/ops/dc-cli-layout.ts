@@ -186,7 +186,7 @@ export function schemaBodyFile(files: SafeDir, definition: string, body: string)
  * diffs stay small), new items take the next free name in order of creation. An item that moved
  * loses its old file; files of items not selected are left alone, as that CLI leaves them.
  */
-export async function exportDcCli(client: ApiClient, opts: ExportOptions): Promise<ExportSummary> {
+export async function exportDcCli(client: ApiClient, opts: ExportOptions, imported: ReadonlyMap<string, string> = new Map()): Promise<ExportSummary> {
   const started = Date.now();
   const repos = await hubRepositories(client, opts.hubId);
   const selected = opts.repoIds.length ? opts.repoIds : [...repos.keys()];
@@ -227,7 +227,7 @@ export async function exportDcCli(client: ApiClient, opts: ExportOptions): Promi
   };
 
   // Names: kept where the item already is, then new ones in order of creation.
-  const previous = existingItemFiles(files);
+  const previous = existingItemFiles(files, imported);
   const taken = new Map<string, Set<string>>();
   const take = (dir: string, name: string) => (taken.get(dir) ?? taken.set(dir, new Set()).get(dir)!).add(name.toLowerCase());
   // Every file there stays taken: a new item never overwrites a file it does not own.
@@ -301,13 +301,18 @@ function dcCliExportDir(dir: string): SafeDir {
   return files;
 }
 
-/** Item id -> file of an earlier export in the directory (files that are not items are skipped). */
-function existingItemFiles(files: SafeDir): Map<string, string> {
+/**
+ * Item id -> file of an earlier export in the directory (files that are not items are skipped).
+ * A file holding an item imported into this hub (source id -> target id) is the target item's.
+ */
+function existingItemFiles(files: SafeDir, imported: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of files.jsonFiles()) {
     try {
       const raw = files.readJson(file);
-      if (isObject(raw) && isSafeId(raw.id) && isObject(raw.body) && !out.has(raw.id)) out.set(raw.id, file);
+      if (!isObject(raw) || !isSafeId(raw.id) || !isObject(raw.body)) continue;
+      const id = imported.get(raw.id) ?? raw.id;
+      if (!out.has(id)) out.set(id, file);
     } catch {
       // Not one of ours: left alone, and its name stays taken only if an item lands on it.
     }

@@ -184,3 +184,30 @@ describe('the dc-cli layout', () => {
     expect(relative(home.dir, other)).toBe('other-repo');
   });
 });
+
+/** The words of a command line: spaces split, double quotes group. */
+const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+describe('docs/migrating.md', () => {
+  it('the step-by-step commands work on a copy of the fixture, and exporting over it keeps its file names', async () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'migrating.md'), 'utf8');
+    const steps = doc.slice(doc.indexOf('## Moving a team'), doc.indexOf('## What is not carried over'));
+    const commands = [...steps.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('cms ')));
+    expect(commands.length).toBeGreaterThan(8);
+    const docHome = new CliHome();
+    try {
+      const checkout = join(docHome.dir, 'dc-export');
+      cpSync(FIXTURE, checkout, { recursive: true });
+      const before = jsonFiles(join(checkout, 'content'));
+      for (const line of commands) {
+        const args = words(line.replace(/^cms /, '').replaceAll('dc-export/', `${checkout}/`).replace('~/.amplience/imports/hub-<hub id>.json', join(docHome.dir, 'hub-site.json')));
+        const res = await docHome.run(args);
+        expect(res.exitCode, `${line}\n${res.stderr}`).toBe(0);
+      }
+      expect(jsonFiles(join(checkout, 'content'))).toEqual(before);
+      expect(new Map(readJson(join(docHome.dir, 'hub-site.json')).contentItems).size).toBe(4);
+    } finally {
+      docHome.cleanup();
+    }
+  });
+});

@@ -7,6 +7,10 @@ import { UsageError } from '../../core/errors.js';
 import { col, item } from '../../output/result.js';
 import { exportItems } from '../../ops/export.js';
 import { LAYOUTS, exportDcCli, type Layout } from '../../ops/dc-cli-layout.js';
+import { FileMapping } from '../../ops/mapping.js';
+import type { Context } from '../../cli/context.js';
+import type { ApiClient } from '../../core/client.js';
+import type { ExportOptions } from '../../ops/export.js';
 import { progressOption } from '../../ops/bulk-run.js';
 import { createProgress, type ProgressMode } from '../../ops/progress.js';
 
@@ -78,8 +82,7 @@ export default defineCommand<Opts>({
     const hubId = await ctx.hubId(opts.hub, client);
     const repoIds = await Promise.all(commaList(opts.repo).map((r) => repoId(ctx, r, opts.hub, client)));
     const progress = await createProgress(opts.progress, ctx.io);
-    const write = opts.layout === 'dc-cli' ? exportDcCli : exportItems;
-    const summary = await write(client, {
+    const summary = await (opts.layout === 'dc-cli' ? dcCli(ctx, hubId) : exportItems)(client, {
       dir: resolve(String(args.dir)),
       hubId,
       repoIds,
@@ -98,3 +101,12 @@ export default defineCommand<Opts>({
     return item(summary, SUMMARY_COLUMNS);
   },
 });
+
+/** The dc-cli export, knowing which source ids this hub's imports mapped (so their files keep their names). */
+function dcCli(ctx: Context, hubId: string) {
+  const connection = ctx.connection();
+  const mapping = FileMapping.forTarget(connection.dataDir, { apiUrl: connection.apiUrl, profile: connection.profile, hubId });
+  const imported = mapping.all('item');
+  mapping.close();
+  return (client: ApiClient, opts: ExportOptions) => exportDcCli(client, opts, imported);
+}
