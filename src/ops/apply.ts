@@ -23,6 +23,7 @@ import {
 } from './content-model.js';
 import { MemoryMapping } from './mapping.js';
 import { FileProblem, SafeDir, parseJson } from './safe-files.js';
+import { schemaBodyFile } from './dc-cli-layout.js';
 import { Syncer, type SyncedStep } from './reconcile.js';
 import { countActions, countLine, failureLines, stepLines } from './run-report.js';
 
@@ -98,7 +99,7 @@ async function newOptions(ctx: Context, client: ApiClient, kind: ApplyKind, dir:
 // ---- files ----
 
 /** Reads every file, or fails before any change naming each file that is not valid. */
-function readAll<T extends { file: string }>(dir: string, what: string, parse: (raw: unknown) => Omit<T, 'file'>, identity: (t: T) => string): T[] {
+function readAll<T extends { file: string }>(dir: string, what: string, parse: (raw: unknown) => Omit<T, 'file'>, identity: (t: T) => string, linked?: (files: SafeDir, raw: Map<string, unknown>) => LinkedFiles): T[] {
   const problems: string[] = [];
   const out: T[] = [];
   const files = new SafeDir(dir);
@@ -108,11 +109,23 @@ function readAll<T extends { file: string }>(dir: string, what: string, parse: (
   } catch (err) {
     throw err instanceof FileProblem ? err : new UsageError(`Cannot read ${dir}: ${(err as Error).message}`);
   }
+  const problem = (file: string, err: unknown) => problems.push(`${file}: ${err instanceof FileProblem && err.file === files.path(file) ? err.problem : (err as Error).message}`);
+  const raw = new Map<string, unknown>();
   for (const file of names) {
     try {
-      out.push({ ...parse(files.readJson(file)), file } as T);
+      raw.set(file, files.readJson(file));
     } catch (err) {
-      problems.push(`${file}: ${err instanceof FileProblem && err.file === files.path(file) ? err.problem : (err as Error).message}`);
+      problem(file, err);
+    }
+  }
+  const link = linked?.(files, raw) ?? { documents: new Set<string>(), problems: new Map<string, unknown>() };
+  for (const [file, err] of link.problems) problem(file, err);
+  for (const [file, value] of raw) {
+    if (link.documents.has(file) || link.problems.has(file)) continue;
+    try {
+      out.push({ ...parse(value), file } as T);
+    } catch (err) {
+      problem(file, err);
     }
   }
   const seen = new Map<string, string>();
@@ -121,13 +134,40 @@ function readAll<T extends { file: string }>(dir: string, what: string, parse: (
     if (seen.has(id)) problems.push(`${t.file}: ${id} is also in ${seen.get(id)}`);
     seen.set(id, t.file);
   }
-  if (problems.length) throw new UsageError(`${problems.length} ${what} file(s) in ${dir} are not valid; nothing was applied:\n  ${problems.join('\n  ')}`);
+  if (problems.length) throw new UsageError(`${problems.length} ${what} file(s) in ${dir} are not valid; nothing was applied:\n  ${problems.sort().join('\n  ')}`);
   if (!out.length) throw new UsageError(`No ${what} files (*.json) in ${dir}`);
   return out;
 }
 
+/** Files other files name (a schema document beside its definition), and the definitions that name none usable. */
+interface LinkedFiles {
+  documents: Set<string>;
+  problems: Map<string, unknown>;
+}
+
+/**
+ * Schema definitions whose body names a file (the hosted service CLI's export layout, e.g.
+ * `"body": "./schemas/video.json"`) get that file's text as body; the named file is the
+ * definition's document, not a schema file of its own.
+ */
+function schemaDocuments(files: SafeDir, raw: Map<string, unknown>): LinkedFiles {
+  const documents = new Set<string>();
+  const problems = new Map<string, unknown>();
+  for (const [file, value] of raw) {
+    if (!isObject(value) || typeof value.schemaId !== 'string' || typeof value.body !== 'string' || /^\s*[[{]/.test(value.body)) continue;
+    try {
+      const document = schemaBodyFile(files, file, value.body.trim());
+      raw.set(file, { ...value, body: files.readText(document) });
+      documents.add(document);
+    } catch (err) {
+      problems.set(file, err);
+    }
+  }
+  return { documents, problems };
+}
+
 export function readSchemaFiles(dir: string): SchemaFile[] {
-  return readAll<SchemaFile>(dir, 'schema', parseSchemaFile, (s) => s.schemaId);
+  return readAll<SchemaFile>(dir, 'schema', parseSchemaFile, (s) => s.schemaId, schemaDocuments);
 }
 
 export function readTypeFiles(dir: string): TypeFile[] {

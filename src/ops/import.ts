@@ -32,6 +32,13 @@ export interface ImportSource {
   load(id: string): Promise<PlainItem> | PlainItem;
   /** How to create a content type the target hub lacks, for the early failure's hint. */
   typeHint(uri: string): string | undefined;
+  /** Whether a target repository is the one a source repository names (default: the same name). */
+  matchRepository?(source: RepositoryInfo, target: { name: string; label?: string }): boolean;
+  /**
+   * The source may be an export of the target hub itself (a layout without a manifest saying
+   * where it came from): an unmapped item whose id the target repository holds is that item.
+   */
+  sameHubIds?: boolean;
 }
 
 export interface ImportTarget {
@@ -53,6 +60,7 @@ export interface ImportTarget {
 interface TargetRepo {
   id: string;
   name: string;
+  label?: string;
   contentTypes: { hubContentTypeId: string; contentTypeUri: string }[];
 }
 
@@ -121,6 +129,7 @@ class Importer {
     this.repos = await this.resolveRepositories();
     await this.assignTypes();
     await this.resolveFolders();
+    await this.adoptSameIds();
     await this.readKnown();
     this.run.progress.start(this.source.refs.size, this.run.dryRun ? 'plan' : 'import');
     await this.importAll();
@@ -138,7 +147,8 @@ class Importer {
     const missing: string[] = [];
     for (const id of used) {
       const src = this.source.repositories.find((r) => r.id === id);
-      const found = this.target.repoId ? byId.get(this.target.repoId) : all.find((r) => r.name === src?.name);
+      const match = this.source.matchRepository ?? ((s: RepositoryInfo, t: TargetRepo) => s.name === t.name);
+      const found = this.target.repoId ? byId.get(this.target.repoId) : src && all.find((r) => match(src, r));
       if (found) out.set(id, found);
       else missing.push(src?.name ?? id);
     }
@@ -226,6 +236,21 @@ class Importer {
   private async createFolder(repoId: string, parentId: string | null, name: string, key: string): Promise<string> {
     const path = parentId ? `/folders/${parentId}/folders` : `/content-repositories/${repoId}/folders`;
     return (await this.client.post<{ id: string }>(path, { name }, { idempotencyKey: this.idempotencyKey(key) })).id;
+  }
+
+  /** Unmapped source items the target repositories already hold under the same id map to themselves. */
+  private async adoptSameIds(): Promise<void> {
+    if (!this.source.sameHubIds) return;
+    const unmapped = new Map<string, string>();
+    for (const [id, ref] of this.source.refs) if (!this.ids.has(id)) unmapped.set(id, this.repos.get(ref.repoId)!.id);
+    if (!unmapped.size) return;
+    for (const repoId of new Set(unmapped.values())) {
+      for await (const item of this.client.paginate<{ id: string }>(`/content-repositories/${repoId}/content-items`, 'content-items', { pageSize: 500, query: { status: 'ACTIVE,ARCHIVED', sort: 'createdDate,asc' } })) {
+        if (unmapped.get(item.id) !== repoId) continue;
+        this.ids.set(item.id, item.id);
+        if (!this.run.dryRun) this.target.mapping.set('item', item.id, item.id);
+      }
+    }
   }
 
   /**

@@ -6,6 +6,11 @@ import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { col, item } from '../../output/result.js';
 import { exportItems } from '../../ops/export.js';
+import { LAYOUTS, exportDcCli, type Layout } from '../../ops/dc-cli-layout.js';
+import { FileMapping } from '../../ops/mapping.js';
+import type { Context } from '../../cli/context.js';
+import type { ApiClient } from '../../core/client.js';
+import type { ExportOptions } from '../../ops/export.js';
 import { progressOption } from '../../ops/bulk-run.js';
 import { createProgress, type ProgressMode } from '../../ops/progress.js';
 
@@ -20,6 +25,7 @@ interface Opts {
   concurrency: number;
   pageSize: number;
   progress: ProgressMode;
+  layout: Layout;
 }
 
 const SUMMARY_COLUMNS = [
@@ -43,11 +49,13 @@ export default defineCommand<Opts>({
   description: [
     'Writes <dir>/items/<repository>/<id>.json for every selected item, <dir>/types and <dir>/schemas for the content types they use, and <dir>/manifest.json (source hub, repositories, folders, counts). Pages are fetched concurrently and written as they arrive, so memory stays flat however many items there are.',
     'Select by --repo (default: every repository of the hub), --folder (with its sub-folders), --status (default ACTIVE), --search (text search, the syntax of cms item find) and --facet (the facet syntax of cms item facet --field). --with-deps adds every item the selected ones link to, transitively, from any repository of the hub.',
+    '--layout dc-cli writes the layout of the hosted service\'s own CLI instead: <dir>/<repository label>/<folder>/.../<item label>.json, each file the item as the service returns it (no manifest, types or schemas), so a team can switch back and forth; an item keeps its file name across exports. See docs/migrating.md.',
     'Running it again into the same directory rewrites only the items that changed (an index of content hashes is kept in <dir>/.index.json) and removes the files of items no longer selected. Import the directory with cms item import.',
   ].join('\n\n'),
   examples: [
     'cms item export ./content --hub dev',
     'cms item export ./pages --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e --with-deps',
+    'cms item export ./dc-export/content --hub prod --layout dc-cli',
     "cms item export ./banners --search 'label:banner' --facet 'locale:IN:en-GB,fr-FR' --progress json",
   ],
   args: [{ name: 'dir', description: 'directory to write (created if missing)', required: true }],
@@ -61,6 +69,7 @@ export default defineCommand<Opts>({
     { flags: '--with-deps', description: 'also export every item the selected items link to, transitively' },
     { flags: '--concurrency <n>', description: 'pages fetched at once', integer: true, default: 4 },
     { flags: '--page-size <n>', description: 'items per page request (at most 1000; larger pages hold more in memory)', integer: true, default: 100 },
+    { flags: '--layout <layout>', description: "layout to write: cms, or dc-cli (the hosted service CLI's content export)", default: 'cms', choices: [...LAYOUTS] },
     progressOption,
   ],
   async run(ctx, args, opts) {
@@ -73,7 +82,7 @@ export default defineCommand<Opts>({
     const hubId = await ctx.hubId(opts.hub, client);
     const repoIds = await Promise.all(commaList(opts.repo).map((r) => repoId(ctx, r, opts.hub, client)));
     const progress = await createProgress(opts.progress, ctx.io);
-    const summary = await exportItems(client, {
+    const summary = await (opts.layout === 'dc-cli' ? dcCli(ctx, hubId) : exportItems)(client, {
       dir: resolve(String(args.dir)),
       hubId,
       repoIds,
@@ -92,3 +101,12 @@ export default defineCommand<Opts>({
     return item(summary, SUMMARY_COLUMNS);
   },
 });
+
+/** The dc-cli export, knowing which source ids this hub's imports mapped (so their files keep their names). */
+function dcCli(ctx: Context, hubId: string) {
+  const connection = ctx.connection();
+  const mapping = FileMapping.forTarget(connection.dataDir, { apiUrl: connection.apiUrl, profile: connection.profile, hubId });
+  const imported = mapping.all('item');
+  mapping.close();
+  return (client: ApiClient, opts: ExportOptions) => exportDcCli(client, opts, imported);
+}

@@ -8,6 +8,7 @@ import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption,
 import { importItems } from '../../ops/import.js';
 import { FileMapping } from '../../ops/mapping.js';
 import { directorySource } from '../../ops/sources.js';
+import { LAYOUTS, dcCliSource, detectLayout, readMappingFile, writeMappingFile, type Layout } from '../../ops/dc-cli-layout.js';
 
 interface Opts extends RunFlags {
   hub?: string;
@@ -15,6 +16,8 @@ interface Opts extends RunFlags {
   folder?: string;
   concurrency: number;
   publish?: boolean;
+  layout?: string;
+  mappingFile?: string;
 }
 
 /** What defines an import run: saved in its journal, reused by --resume. */
@@ -25,6 +28,8 @@ interface ImportOptions {
   folderId?: string;
   concurrency: number;
   publish: boolean;
+  layout?: Layout;
+  mappingFile?: string;
 }
 
 export default defineCommand<Opts>({
@@ -32,12 +37,14 @@ export default defineCommand<Opts>({
   description: [
     'Creates each item of <dir> (see cms item export) in the repository named like its source repository (or --repo) and in the folder of the same path (created when missing; or --folder), with its locale and delivery key. Content links are rewritten to the target ids; linked items are written first, and items in a cycle are written without their links to each other first and completed in a second pass.',
     'The source -> target id mapping is kept per target hub in the data directory, so running the import again updates what changed and leaves unchanged items alone instead of duplicating them. Content types the items use are assigned to the target repositories when the hub has them; otherwise the import stops before writing anything and says how to create them from <dir>/schemas and <dir>/types.',
+    'The directory may also be a content export of the hosted service\'s own CLI (dc-cli: <repository label>/<folder>/.../<item>.json), detected when it has no manifest.json, or named with --layout dc-cli; there each top-level directory is the repository with that label (or name), or with --repo the whole directory is that repository. --mapping-file reads that CLI\'s mapping file (source id -> target id of its earlier imports) and writes it back with this run\'s items. See docs/migrating.md.',
     'Every run is journaled: --resume <run-id> continues an interrupted run without duplicates, cms undo <run-id> reverts it, cms runs lists runs. --dry-run prints the plan and sends no write request. Failed items do not stop the run; they are listed with their reasons and the exit code is 3.',
   ].join('\n\n'),
   examples: [
     'cms item import ./content --hub staging',
     'cms item import ./content --hub prod --dry-run',
     'cms item import ./pages --hub prod --repo site --folder 5f1a2b3c4d5e6f7a8b9c0d1e --publish --progress json',
+    'cms item import ./dc-export/content --hub prod --layout dc-cli --mapping-file ~/.amplience/imports/hub-5f1a.json',
     'cms item import --resume 20250101-120000-a1b2c3',
   ],
   args: [{ name: 'dir', description: 'export directory (not needed with --resume)' }],
@@ -47,6 +54,8 @@ export default defineCommand<Opts>({
     { flags: '--folder <id>', description: 'put every item in this folder (default: recreate the source folder paths)' },
     concurrencyOption,
     { flags: '--publish', description: 'publish each imported item, and wait for the publishing jobs at the end' },
+    { flags: '--layout <layout>', description: 'layout of the directory: cms (a cms item export) or dc-cli (the hosted service CLI\'s content export); default: detected', choices: [...LAYOUTS] },
+    { flags: '--mapping-file <file>', description: "dc-cli's mapping file: its item ids are reused, and it is written back with this run's" },
     dryRunOption,
     resumeOption,
     progressOption,
@@ -54,12 +63,20 @@ export default defineCommand<Opts>({
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const options = (BulkRun.resumedOptions(ctx, opts.resume) as ImportOptions | undefined) ?? (await newOptions(ctx, client, args.dir as string | undefined, opts));
-    const source = directorySource(options.dir);
+    const layout = options.layout ?? detectLayout(options.dir);
+    const source = layout === 'dc-cli' ? dcCliSource(options.dir, Boolean(options.repoId)) : directorySource(options.dir);
     const connection = ctx.connection();
     const target = { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId };
+    const mapping = FileMapping.forTarget(connection.dataDir, target);
+    let mappingFile: ReturnType<typeof readMappingFile> | undefined;
+    try {
+      mappingFile = options.mappingFile ? readMappingFile(options.mappingFile, mapping) : undefined;
+    } catch (err) {
+      mapping.close();
+      throw err;
+    }
     const run = await BulkRun.begin(ctx, opts, { command: 'item import', options: { ...options }, target });
     if (run.dryRun) client.readOnly = true;
-    const mapping = FileMapping.forTarget(connection.dataDir, target);
     try {
       return await run.execute(async () => {
         await importItems(run, source, {
@@ -76,6 +93,7 @@ export default defineCommand<Opts>({
         });
       });
     } finally {
+      if (mappingFile && options.mappingFile && !run.dryRun) writeMappingFile(options.mappingFile, mappingFile, mapping);
       mapping.close();
     }
   },
@@ -92,5 +110,7 @@ async function newOptions(ctx: Parameters<typeof repoId>[0], client: ApiClient, 
     if (targetRepo && folder.contentRepositoryId !== targetRepo) throw new UsageError(`Folder ${opts.folder} is not in repository ${opts.repo}`);
     targetRepo = folder.contentRepositoryId;
   }
-  return { dir: resolve(dir), hubId, repoId: targetRepo, folderId: opts.folder, concurrency: opts.concurrency, publish: Boolean(opts.publish) };
+  const layout = opts.layout as Layout | undefined;
+  const mappingFile = opts.mappingFile ? resolve(opts.mappingFile) : undefined;
+  return { dir: resolve(dir), hubId, repoId: targetRepo, folderId: opts.folder, concurrency: opts.concurrency, publish: Boolean(opts.publish), layout, mappingFile };
 }

@@ -1,0 +1,213 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliHome } from '../helpers/cli.js';
+
+// The layout of the hosted service's own CLI (@amplience/dc-cli), which teams keep in git:
+// `<repository label>/<folder>/.../<label>.json` content exports, schema definition files whose
+// body names a document beside them, type files with repositories by name, and its mapping file.
+// The fixture (test/fixtures/dc-cli) is written by hand from that CLI's documented format.
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'dc-cli');
+const URI = 'https://schemas.example.org/dc/article.json';
+const home = new CliHome();
+const fixture = join(home.dir, 'dc');
+const content = join(fixture, 'content');
+
+const run = (args: string[]) => home.run(args);
+async function jsonAnyExit(args: string[]) {
+  const res = await home.run([...args, '-o', 'json']);
+  let data: any;
+  try {
+    data = JSON.parse(res.stdout);
+  } catch {
+    data = undefined;
+  }
+  return { ...res, data };
+}
+const items = (hub: string) => home.json<any[]>(['item', 'list', '--hub', hub, '--repo', 'content', '--limit', '0', '--status', 'ACTIVE,ARCHIVED']);
+
+/** Every *.json file under dir, relative, sorted. */
+function jsonFiles(dir: string, at = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(dir, at))) {
+    if (name.startsWith('.')) continue;
+    const path = at ? join(at, name) : name;
+    if (statSync(join(dir, path)).isDirectory()) out.push(...jsonFiles(dir, path));
+    else if (name.endsWith('.json')) out.push(path);
+  }
+  return out.sort();
+}
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+async function hubWithRepo(name: string) {
+  await home.json(['hub', 'create', '--name', name, '--label', name]);
+  await home.json(['repo', 'create', '--hub', name, '--name', 'content', '--label', 'Website Content']);
+}
+
+beforeAll(async () => {
+  cpSync(FIXTURE, fixture, { recursive: true });
+  await hubWithRepo('dc');
+});
+
+afterAll(() => home.cleanup());
+
+describe('the dc-cli layout', () => {
+  it('schema apply reads definition files whose body names the document beside them; type apply assigns repositories by name', async () => {
+    const schemas = await jsonAnyExit(['schema', 'apply', join(fixture, 'content-type-schemas'), '--hub', 'dc']);
+    expect(schemas.exitCode, schemas.stderr).toBe(0);
+    expect(schemas.data).toMatchObject({ created: 1, updated: 0 });
+    const schema = await home.json(['schema', 'get', URI, '--hub', 'dc']);
+    expect(schema.validationLevel).toBe('CONTENT_TYPE');
+    expect(JSON.parse(schema.body).title).toBe('Article');
+
+    const types = await jsonAnyExit(['type', 'apply', join(fixture, 'content-types'), '--hub', 'dc']);
+    expect(types.exitCode, types.stderr).toBe(0);
+    expect(types.data).toMatchObject({ created: 1 });
+    const repo = await home.json(['repo', 'get', 'content', '--hub', 'dc']);
+    expect(repo.contentTypes.map((t: any) => t.contentTypeUri)).toEqual([URI]);
+
+    // Applying again changes nothing: the document file is not a schema of its own.
+    const again = await jsonAnyExit(['schema', 'apply', join(fixture, 'content-type-schemas'), '--hub', 'dc', '--dry-run', '--exit-code']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.data).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+  });
+
+  it('a schema body naming a file outside the directory, a URL or nothing is exit 2 naming the file', async () => {
+    const bad = join(home.dir, 'bad-schemas');
+    mkdirSync(join(bad, 'schemas'), { recursive: true });
+    writeFileSync(join(bad, 'a.json'), JSON.stringify({ schemaId: `${URI}-a`, validationLevel: 'CONTENT_TYPE', body: '../../etc/passwd' }));
+    writeFileSync(join(bad, 'b.json'), JSON.stringify({ schemaId: `${URI}-b`, validationLevel: 'CONTENT_TYPE', body: 'https://example.org/b.json' }));
+    writeFileSync(join(bad, 'c.json'), JSON.stringify({ schemaId: `${URI}-c`, validationLevel: 'CONTENT_TYPE', body: './schemas/missing.json' }));
+    const res = await run(['schema', 'apply', bad, '--hub', 'dc']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/a\.json: .*outside/);
+    expect(res.stderr).toMatch(/b\.json: .*URL/);
+    expect(res.stderr).toMatch(/c\.json: .*missing\.json/);
+    expect(res.stderr).not.toContain('root:');
+  });
+
+  it('item import reads the content export (detected), recreating folders, links and labels', async () => {
+    const res = await jsonAnyExit(['item', 'import', content, '--hub', 'dc']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const all = await items('dc');
+    expect(all.map((i) => i.label).sort()).toEqual(['About', 'About', 'Home Page', 'Promo: Banner']);
+    const byTitle = Object.fromEntries(all.map((i) => [i.body.title, i]));
+    expect(byTitle.Welcome.body.links.map((l: any) => l.id).sort()).toEqual([byTitle['About us'].id, byTitle['Spring sale'].id].sort());
+    expect(byTitle['Spring sale'].body.links[0].id).toBe(byTitle.Welcome.id);
+    expect(byTitle.Welcome.folderId ?? null).toBeNull();
+    const folders = await home.json<any[]>(['folder', 'list', '--hub', 'dc', '--repo', 'content']);
+    const pages = folders.find((f) => f.name === 'pages');
+    expect(pages).toBeTruthy();
+    expect(byTitle['About us'].folderId).toBe(pages.id);
+    expect(byTitle['About the team'].folderId).toBe(pages.id);
+    const en = await home.json<any[]>(['folder', 'list', '--hub', 'dc', '--parent', pages.id]);
+    expect(byTitle['Spring sale'].folderId).toBe(en.find((f) => f.name === 'en').id);
+  });
+
+  it('importing the same directory again changes nothing (--layout dc-cli said outright)', async () => {
+    const res = await jsonAnyExit(['item', 'import', content, '--hub', 'dc', '--layout', 'dc-cli']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.data).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
+    expect(await items('dc')).toHaveLength(4);
+  });
+
+  it('item export --layout dc-cli writes the same layout; importing that export back is a no-op', async () => {
+    const out = join(home.dir, 'exported');
+    const res = await jsonAnyExit(['item', 'export', out, '--hub', 'dc', '--layout', 'dc-cli']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(jsonFiles(out)).toEqual(jsonFiles(content));
+
+    // Same files, same labels, titles and links (up to ids: the export holds the hub's ids).
+    const idOf = (dir: string) => Object.fromEntries(jsonFiles(dir).map((f) => [readJson(join(dir, f)).id, f]));
+    const fixtureFiles = idOf(content);
+    const exportedIds = Object.fromEntries(Object.entries(idOf(out)).map(([id, f]) => [f, id]));
+    for (const file of jsonFiles(content)) {
+      const want = readJson(join(content, file));
+      const got = readJson(join(out, file));
+      expect(got.label).toBe(want.label);
+      expect(got.status).toBe('ACTIVE');
+      expect(got.body.title).toBe(want.body.title);
+      expect(got.body._meta.schema).toBe(want.body._meta.schema);
+      expect(got.body.links.map((l: any) => l.id).sort()).toEqual(want.body.links.map((l: any) => exportedIds[fixtureFiles[l.id]]).sort());
+      expect(got.body.links.every((l: any) => l.contentType === URI && /content-link$/.test(l._meta.schema))).toBe(true);
+      expect(got._links).toBeUndefined();
+    }
+
+    // Exporting again rewrites nothing.
+    const again = await jsonAnyExit(['item', 'export', out, '--hub', 'dc', '--layout', 'dc-cli']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.data).toMatchObject({ items: 4, written: 0, unchanged: 4 });
+
+    // The export holds the hub's own ids: importing it into the same hub updates those items in place.
+    const back = await jsonAnyExit(['item', 'import', out, '--hub', 'dc']);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.data).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
+    expect(await items('dc')).toHaveLength(4);
+  });
+
+  it("--mapping-file reads and writes that CLI's mapping file: an earlier dc-cli import is updated, not duplicated", async () => {
+    await hubWithRepo('dc2');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dc2'])).exitCode).toBe(0);
+    // An item dc-cli once imported into this hub: its mapping file names it.
+    const made = await home.json(['item', 'create', '--hub', 'dc2', '--repo', 'content', '--label', 'old home', '--schema', URI, '--set', 'body.title="Old"']);
+    const map = join(home.dir, 'hub-dc2.json');
+    writeFileSync(map, JSON.stringify({ contentItems: [['7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d01', made.id]], workflowStates: [] }));
+    const res = await jsonAnyExit(['item', 'import', content, '--hub', 'dc2', '--mapping-file', map]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.data).toMatchObject({ created: 3, updated: 1 });
+    const after = await items('dc2');
+    expect(after).toHaveLength(4);
+    expect(after.find((i) => i.id === made.id).body.title).toBe('Welcome');
+    const saved = readJson(map);
+    expect(saved.workflowStates).toEqual([]);
+    expect(new Map(saved.contentItems).size).toBe(4);
+    expect(new Map(saved.contentItems).get('7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d01')).toBe(made.id);
+  });
+
+  it('a file that is not an item, or a directory no repository is labelled like, is refused before any change', async () => {
+    const bad = join(home.dir, 'bad-content');
+    cpSync(content, bad, { recursive: true });
+    writeFileSync(join(bad, 'Website Content', 'pages', 'broken.json'), '{"label": "no body"}');
+    const res = await run(['item', 'import', bad, '--hub', 'dc', '--layout', 'dc-cli']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain(join('pages', 'broken.json'));
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+
+    const other = join(home.dir, 'other-repo');
+    mkdirSync(join(other, 'Nope'), { recursive: true });
+    cpSync(join(content, 'Website Content', 'Home Page.json'), join(other, 'Nope', 'Home Page.json'));
+    const missing = await run(['item', 'import', other, '--hub', 'dc', '--layout', 'dc-cli']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain("'Nope'");
+    expect(existsSync(join(other, 'Nope'))).toBe(true);
+    expect(relative(home.dir, other)).toBe('other-repo');
+  });
+});
+
+/** The words of a command line: spaces split, double quotes group. */
+const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+describe('docs/migrating.md', () => {
+  it('the step-by-step commands work on a copy of the fixture, and exporting over it keeps its file names', async () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'migrating.md'), 'utf8');
+    const steps = doc.slice(doc.indexOf('## Moving a team'), doc.indexOf('## What is not carried over'));
+    const commands = [...steps.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('cms ')));
+    expect(commands.length).toBeGreaterThan(8);
+    const docHome = new CliHome();
+    try {
+      const checkout = join(docHome.dir, 'dc-export');
+      cpSync(FIXTURE, checkout, { recursive: true });
+      const before = jsonFiles(join(checkout, 'content'));
+      for (const line of commands) {
+        const args = words(line.replace(/^cms /, '').replaceAll('dc-export/', `${checkout}/`).replace('~/.amplience/imports/hub-<hub id>.json', join(docHome.dir, 'hub-site.json')));
+        const res = await docHome.run(args);
+        expect(res.exitCode, `${line}\n${res.stderr}`).toBe(0);
+      }
+      expect(jsonFiles(join(checkout, 'content'))).toEqual(before);
+      expect(new Map(readJson(join(docHome.dir, 'hub-site.json')).contentItems).size).toBe(4);
+    } finally {
+      docHome.cleanup();
+    }
+  });
+});
