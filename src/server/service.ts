@@ -177,7 +177,7 @@ export class Service {
     const handler = await loadHandler(route);
     const idempotencyKey = req.method === 'POST' && !route.public ? req.header(IDEMPOTENCY_HEADER) : null;
     if (idempotencyKey) {
-      const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, text);
+      const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, ctx.bodyText);
       if (previous) return previous;
     }
     if (route.async) {
