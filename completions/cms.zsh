@@ -58,6 +58,7 @@ marketing:Marketing platform integrations
 list:List every integration of a hub (commerce and marketing)'
   'cms sandbox' 'client:API clients of the sandbox (for permission testing)
 clock:The sandbox clock that drives scheduling
+console:Print the URL of the sandbox console (and open it in the browser)
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
 status:Show the state of the sandbox the profile points at'
@@ -207,6 +208,7 @@ use:Make a profile the current one'
 list:List the API clients of the sandbox (never their secrets)'
   'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
 freeze:Stop the sandbox clock where it is
+reset:Put the sandbox clock back on real time (no offset, not frozen)
 resume:Let a frozen sandbox clock run again from where it stopped
 set:Set the sandbox clock to an instant (it keeps running from there unless frozen)
 show:Show the sandbox clock'
@@ -234,37 +236,44 @@ _cms_opts=(
 --label:display label
 --description:description
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms hub delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms hub get' ''
-  'cms hub list' '--limit:stop after n results (0 for all)'
+  'cms hub list' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms hub settings' '--virtual-staging:virtual staging environment hostname
 --preview-virtual-staging:preview virtual staging environment hostname
 --locales:comma-separated locales of the hub (e.g. en-GB,fr-FR)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms hub share' '--user:the client to grant to
 --permission:READ, EDIT, DELETE, SHARE (comma list or repeated)'
   'cms hub update' '--name:new name
 --label:new label
 --description:new description
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms repo create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --name:name, unique in the hub
 --label:display label
 --feature:add a feature flag such as slots (repeatable)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms repo delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms repo find-by-feature' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms repo get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms repo list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms repo locales' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --clear:remove every item locale'
   'cms repo localization-group' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -276,7 +285,8 @@ _cms_opts=(
 --name:new name
 --label:new label
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms repo features add' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms repo features remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms schema apply' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -299,7 +309,8 @@ _cms_opts=(
   'cms schema list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms schema resolve' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --file:the JSON Schema document (- for stdin)'
   'cms schema unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -307,7 +318,8 @@ _cms_opts=(
 --file:the JSON Schema document (- for stdin)
 --validation-level:what the document is validated as'
   'cms schema versions' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms type apply' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --prune:archive what the hub has (active) and the files do not
 --exit-code:exit 1 when the hub differed from the files (0 when in sync); with --dry-run a drift check
@@ -322,11 +334,13 @@ _cms_opts=(
   'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms type register' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label of the content type
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms type schema' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms type sync' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms type unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -335,7 +349,8 @@ _cms_opts=(
   'cms type update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:new label
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms folder create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:content repository
 --parent:parent folder id'
@@ -345,7 +360,8 @@ _cms_opts=(
   'cms folder list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:content repository
 --parent:parent folder id
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms folder rename' ''
   'cms item archive' ''
   'cms item bulk-update' '--file:JSON array of updates (- for stdin); required
@@ -374,7 +390,8 @@ _cms_opts=(
 --folder:folder of the repository to create it in
 --locale:locale such as en-GB (one of the repository item locales, if it has any)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms item delivery-key' '--remove:remove the key instead'
   'cms item export' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:only this repository (repeatable or comma list)
@@ -385,6 +402,7 @@ _cms_opts=(
 --with-deps:also export every item the selected items link to, transitively
 --concurrency:pages fetched at once
 --page-size:items per page request (at most 1000; larger pages hold more in memory)
+--layout:layout to write\: cms, or dc-cli (the hosted service CLI'\''s content export)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms item facet' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --field:a facet (repeatable), see above
@@ -396,17 +414,21 @@ _cms_opts=(
   'cms item find' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --projection:basic\: items without their body (with the schema)
 --sort:createdDate, lastModifiedDate or label with ,asc or ,desc (default\: relevance)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item get' '--version:an earlier version
 --key:find the item of the hub holding this delivery key
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
-  'cms item history' '--limit:stop after n results (0 for all)'
+  'cms item history' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item import' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:put every item in this repository (default\: the one named like its source repository)
 --folder:put every item in this folder (default\: recreate the source folder paths)
 --concurrency:requests in flight at most (slows down by itself when the service pushes back)
 --publish:publish each imported item, and wait for the publishing jobs at the end
+--layout:layout of the directory\: cms (a cms item export) or dc-cli (the hosted service CLI'\''s content export); default\: detected
+--mapping-file:dc-cli'\''s mapping file\: its item ids are reused, and it is written back with this run'\''s
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
@@ -415,12 +437,14 @@ _cms_opts=(
 --folder:only items in this folder
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. label,asc (default\: createdDate,desc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item locale' ''
-  'cms item localizations' '--limit:stop after n results (0 for all)'
+  'cms item localizations' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item localize' '--locale:target locale (repeatable or comma list); required
 --wait:wait until the job finishes
---timeout:how long --wait waits'
+--timeout:how long --wait waits (30s, 2m, or seconds)'
   'cms item move' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --to-repo:destination repository (in the destination hub)
 --to-folder:destination folder (default\: the repository root)
@@ -443,16 +467,19 @@ _cms_opts=(
 --version:the version the change is based on (default\: the current one)
 --ignore-schema-validation:store the body even if it breaks the content type schema
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms item versions' '--oldest-first:list version 1 first
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms workflow assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms workflow create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label of the state
 --color:rgb(r,g,b) or #rrggbb'
   'cms workflow get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms workflow list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms workflow unassign' ''
   'cms workflow update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:new label
@@ -462,53 +489,59 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms event create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --name:name (1 to 255 characters)
---start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
---end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--start:start\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
+--end:end\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
 --comment:comment (at most 250 characters)
 --brief:link to the brief describing the event
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms event delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms event get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms event list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, createdDate or name with ,asc or ,desc (default\: start,asc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms event update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --name:new name
---start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
---end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--start:start\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
+--end:end\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
 --comment:comment (at most 250 characters)
 --brief:new brief link
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms edition archive' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms edition collisions' ''
   'cms edition conflicts' ''
   'cms edition content' '--add-snapshot:snapshot to add (repeatable)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition create' '--event:the event the edition belongs to
 --name:name (1 to 120 characters)
---start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
---end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--start:start\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
+--end:end\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
 --comment:comment (at most 250 characters)
 --active-end-date:content expires when the edition ends (default\: it stays as fallback)
 --copy-from:copy this edition (its slots, content, name and dates unless given)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms edition delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms edition get' ''
   'cms edition list' '--event:the event whose editions to list
---from:range start\: ISO date-time or +<duration> from now
---to:range end\: ISO date-time or +<duration> from now
+--from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset)
+--to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset)
 --within:only editions entirely within the range (default\: overlapping it)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, name, createdDate or publishingStatus with ,asc or ,desc (default\: start,asc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition preview' '--create:create (or replace) the preview
 --type:preview type
 --delete:delete the preview
@@ -518,7 +551,7 @@ _cms_opts=(
 --version:version to publish; required
 --comment:why this version'
   'cms edition schedule' '--event:the event to pick the edition from
---start:publish at\: ISO date-time or +<duration> from now (default\: the edition start)
+--start:publish at\: tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: the edition start)
 --ignore-warnings:schedule despite warnings (slot collisions, overlapping editions)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation
@@ -531,26 +564,30 @@ _cms_opts=(
 --remove:edition slot to take out of the edition
 -y:do not ask for confirmation
 --yes:do not ask for confirmation
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition unschedule' ''
   'cms edition update' '--name:new name (1 to 120 characters)
---start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
---end:end\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
+--start:start\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
+--end:end\: now, today 09\:00, tomorrow 09\:00, +<duration> from now on the service clock (+2h, +1d), or a date-time (2026-12-24T09\:00 is local time; add Z or an offset for UTC)
 --comment:comment (at most 250 characters)
 --active-end-date:content expires when the edition ends
 --no-active-end-date:content stays as fallback after the edition ends
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:slots repository (id or name); required
 --label:display label
 --schema:slot type URI (body._meta.schema)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot get' ''
   'cms slot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:slots repository (id or name); required
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms snapshot batch' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --root:content item to snapshot (repeatable)
 --comment:comment of every snapshot
@@ -559,12 +596,13 @@ _cms_opts=(
   'cms snapshot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --root:content item at the root of the snapshot; required
 --comment:what the snapshot is for; required
---type:snapshot type'
+--type:snapshot type (generated ones come from cms snapshot batch)'
   'cms snapshot get' ''
   'cms snapshot item' ''
   'cms snapshot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --type:only these types (comma list of user, system, generated)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms job bulk-status' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --results:print the result of each item'
   'cms job bulk' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -574,15 +612,16 @@ _cms_opts=(
 --state:update-workflow\: the workflow state, or none to remove it
 --repo:copy-items with --item\: the repository to copy into
 --wait:wait for the job and print the result of each item
---timeout:with --wait\: give up after this long (exit 8)'
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)'
   'cms job cancel' ''
   'cms job create' '--snapshot:snapshot to publish
---at:ISO date-time, or +<duration> from now (+90m, +2h, +1d); default now'
+--at:when\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default now'
   'cms job get' ''
   'cms job list' '--snapshot:snapshot whose jobs to list
---limit:stop after n results (0 for all)'
-  'cms job wait' '--timeout:give up after this long (exit 8)
---interval:time between polls'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
+  'cms job wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:time between polls (500ms, 2s, or seconds)'
   'cms webhook create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -601,9 +640,11 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms webhook list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms webhook requests' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms webhook update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -638,7 +679,8 @@ _cms_opts=(
 --type:PRODUCTION or STAGING
 --content-type:content type to assign (repeatable)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms index delete-object' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
@@ -652,7 +694,8 @@ _cms_opts=(
 --replicas-of:the replicas of one index (id, name or suffix)
 --status:ACTIVE, ARCHIVED or both (comma list)
 --with-settings:include each index settings
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms index query' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --filter:attribute\:value or attribute <op> number (repeatable, joined by AND)
 --facet:facet filter; a comma list matches any of its values (repeatable, joined by AND)
@@ -678,43 +721,51 @@ _cms_opts=(
 --type:which webhook'
   'cms index types remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms integration list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration commerce campaigns' ''
   'cms integration commerce create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label (also labels its webhook)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms integration commerce delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms integration commerce get' ''
   'cms integration commerce list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration commerce live' '--slot:slot content item id (required)
---at:ISO date-time or +<duration> from now (default\: now on the service clock)'
+--at:now, tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: now on the service clock)'
   'cms integration commerce update' '--label:label (also labels its webhook)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms integration marketing create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label (also labels its webhook)
 --active:deliver to the platform
 --no-active:keep the integration but deliver nothing
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms integration marketing delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms integration marketing get' ''
   'cms integration marketing list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration marketing update' '--label:label (also labels its webhook)
 --active:deliver to the platform
 --no-active:keep the integration but deliver nothing
 --body-file:JSON request body from a file (- for stdin); flags override its fields
---set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
+--set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
+--set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms admin access' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin members' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms admin modules' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin operations' ''
   'cms admin revoke' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -739,7 +790,8 @@ _cms_opts=(
   'cms extension get' ''
   'cms extension list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --lite:only id, name, label, category and url of each
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms extension update' '--name:unique name in the hub (letters, digits, - and _)
 --label:label
 --url:http(s) URL the extension is served from
@@ -755,13 +807,16 @@ _cms_opts=(
   'cms profile remove' ''
   'cms profile show' ''
   'cms profile use' ''
+  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
+--open:open the console in the system browser'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
+--allow-host:also answer requests whose Host is this name (repeatable)\: name, name\:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served
 --port:port to listen on (0 picks a free one)
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime
---faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" (also POST /__sandbox/faults)
+--faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)
 --faults-seed:seed for the fault dice (same seed, same faults)'
   'cms sandbox status' ''
   'cms sandbox client create' '--id:client id
@@ -773,6 +828,7 @@ _cms_opts=(
   'cms sandbox client list' ''
   'cms sandbox clock advance' ''
   'cms sandbox clock freeze' ''
+  'cms sandbox clock reset' ''
   'cms sandbox clock resume' ''
   'cms sandbox clock set' ''
   'cms sandbox clock show' ''
@@ -796,7 +852,8 @@ _cms_opts=(
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
 --no-verify:save without checking the credentials'
-  'cms runs' '--limit:stop after n results (0 for all)'
+  'cms runs' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms undo' '--concurrency:requests in flight at most (slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
@@ -805,8 +862,8 @@ _cms_opts=(
 )
 _cms_vals=(
   'cms --profile' '@profiles'
-  'cms -o' 'table json ndjson yaml'
-  'cms --output' 'table json ndjson yaml'
+  'cms -o' 'table wide json ndjson yaml'
+  'cms --output' 'table wide json ndjson yaml'
   'cms hub clone --webhooks' 'inactive active'
   'cms hub clone --progress' 'auto bar json none'
   'cms repo create --hub' '@hubs'
@@ -860,6 +917,7 @@ _cms_vals=(
   'cms item create --repo' '@repositories'
   'cms item export --hub' '@hubs'
   'cms item export --repo' '@repositories'
+  'cms item export --layout' 'cms dc-cli'
   'cms item export --progress' 'auto bar json none'
   'cms item facet --hub' '@hubs'
   'cms item find --hub' '@hubs'
@@ -868,6 +926,7 @@ _cms_vals=(
   'cms item graph --hub' '@hubs'
   'cms item import --hub' '@hubs'
   'cms item import --repo' '@repositories'
+  'cms item import --layout' 'cms dc-cli'
   'cms item import --progress' 'auto bar json none'
   'cms item list --hub' '@hubs'
   'cms item list --repo' '@repositories'
@@ -895,7 +954,7 @@ _cms_vals=(
   'cms snapshot batch --hub' '@hubs'
   'cms snapshot batch --type' 'user system generated'
   'cms snapshot create --hub' '@hubs'
-  'cms snapshot create --type' 'user system generated'
+  'cms snapshot create --type' 'user system'
   'cms snapshot list --hub' '@hubs'
   'cms job bulk-status --hub' '@hubs'
   'cms job bulk --hub' '@hubs'
@@ -993,12 +1052,12 @@ _cms_args=(
 _cms_valopts=(
   'cms' ' --profile -o --output --query '
   'cms hub clone' ' --from --to --step --webhooks --concurrency --resume --progress '
-  'cms hub create' ' --name --label --description --body-file --set '
+  'cms hub create' ' --name --label --description --body-file --set --set-string '
   'cms hub list' ' --limit '
-  'cms hub settings' ' --virtual-staging --preview-virtual-staging --locales --body-file --set '
+  'cms hub settings' ' --virtual-staging --preview-virtual-staging --locales --body-file --set --set-string '
   'cms hub share' ' --user --permission '
-  'cms hub update' ' --name --label --description --body-file --set '
-  'cms repo create' ' --hub --name --label --feature --body-file --set '
+  'cms hub update' ' --name --label --description --body-file --set --set-string '
+  'cms repo create' ' --hub --name --label --feature --body-file --set --set-string '
   'cms repo delete' ' --hub '
   'cms repo find-by-feature' ' --hub --limit '
   'cms repo get' ' --hub '
@@ -1006,7 +1065,7 @@ _cms_valopts=(
   'cms repo locales' ' --hub '
   'cms repo localization-group' ' --hub --add '
   'cms repo share' ' --hub --user --permission '
-  'cms repo update' ' --hub --name --label --body-file --set '
+  'cms repo update' ' --hub --name --label --body-file --set --set-string '
   'cms repo features add' ' --hub '
   'cms repo features remove' ' --hub '
   'cms schema apply' ' --hub --resume --progress '
@@ -1024,31 +1083,31 @@ _cms_valopts=(
   'cms type effective' ' --hub '
   'cms type get' ' --hub '
   'cms type list' ' --hub --status --sort --limit '
-  'cms type register' ' --hub --label --body-file --set '
+  'cms type register' ' --hub --label --body-file --set --set-string '
   'cms type schema' ' --hub '
   'cms type sync' ' --hub '
   'cms type unarchive' ' --hub '
   'cms type unassign' ' --hub --repo '
-  'cms type update' ' --hub --label --body-file --set '
+  'cms type update' ' --hub --label --body-file --set --set-string '
   'cms folder create' ' --hub --repo --parent '
   'cms folder list' ' --hub --repo --parent --limit '
   'cms item bulk-update' ' --file '
   'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
-  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set '
-  'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --progress '
+  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string '
+  'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
   'cms item get' ' --version --key --hub '
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
-  'cms item import' ' --hub --repo --folder --concurrency --resume --progress '
+  'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
   'cms item list' ' --hub --repo --folder --status --sort --limit '
   'cms item localizations' ' --limit '
   'cms item localize' ' --locale --timeout '
   'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
   'cms item render' ' --template '
   'cms item restore' ' --to '
-  'cms item update' ' --label --folder --locale --assignee --version --body-file --set '
+  'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string '
   'cms item versions' ' --limit '
   'cms workflow assign' ' --hub '
   'cms workflow create' ' --hub --label --color '
@@ -1056,21 +1115,21 @@ _cms_valopts=(
   'cms workflow list' ' --hub --limit '
   'cms workflow update' ' --hub --label --color '
   'cms event archive' ' --hub '
-  'cms event create' ' --hub --name --start --end --comment --brief --body-file --set '
+  'cms event create' ' --hub --name --start --end --comment --brief --body-file --set --set-string '
   'cms event delete' ' --hub '
   'cms event get' ' --hub '
   'cms event list' ' --hub --sort --limit '
-  'cms event update' ' --hub --name --start --end --comment --brief --body-file --set '
+  'cms event update' ' --hub --name --start --end --comment --brief --body-file --set --set-string '
   'cms edition content' ' --add-snapshot --limit '
-  'cms edition create' ' --event --name --start --end --comment --copy-from --hub --body-file --set '
+  'cms edition create' ' --event --name --start --end --comment --copy-from --hub --body-file --set --set-string '
   'cms edition list' ' --event --from --to --hub --sort --limit '
   'cms edition preview' ' --type '
   'cms edition resolve' ' --item --version --comment '
   'cms edition schedule' ' --event --start --hub '
   'cms edition slot-content' ' --snapshot --property --body-file '
   'cms edition slots' ' --add --copy-from --remove --limit '
-  'cms edition update' ' --name --start --end --comment --body-file --set '
-  'cms slot create' ' --hub --repo --label --schema --body-file --set '
+  'cms edition update' ' --name --start --end --comment --body-file --set --set-string '
+  'cms slot create' ' --hub --repo --label --schema --body-file --set --set-string '
   'cms slot list' ' --hub --repo --limit '
   'cms snapshot batch' ' --hub --root --comment --type --body-file '
   'cms snapshot create' ' --hub --root --comment --type '
@@ -1089,7 +1148,7 @@ _cms_valopts=(
   'cms index analytics' ' --hub --start --end --tags --limit --offset --search --order-by --direction '
   'cms index archive' ' --hub '
   'cms index clear' ' --hub '
-  'cms index create' ' --hub --suffix --label --type --content-type --body-file --set '
+  'cms index create' ' --hub --suffix --label --type --content-type --body-file --set --set-string '
   'cms index delete-object' ' --hub '
   'cms index delete' ' --hub '
   'cms index get' ' --hub '
@@ -1105,13 +1164,13 @@ _cms_valopts=(
   'cms index types recreate-webhook' ' --hub --type '
   'cms index types remove' ' --hub '
   'cms integration list' ' --hub --limit '
-  'cms integration commerce create' ' --hub --label --body-file --set '
+  'cms integration commerce create' ' --hub --label --body-file --set --set-string '
   'cms integration commerce list' ' --hub --limit '
   'cms integration commerce live' ' --slot --at '
-  'cms integration commerce update' ' --label --body-file --set '
-  'cms integration marketing create' ' --hub --label --body-file --set '
+  'cms integration commerce update' ' --label --body-file --set --set-string '
+  'cms integration marketing create' ' --hub --label --body-file --set --set-string '
   'cms integration marketing list' ' --hub --limit '
-  'cms integration marketing update' ' --label --body-file --set '
+  'cms integration marketing update' ' --label --body-file --set --set-string '
   'cms admin access' ' --hub '
   'cms admin enable' ' --hub '
   'cms admin member' ' --hub '
@@ -1122,7 +1181,8 @@ _cms_valopts=(
   'cms extension get-by-name' ' --hub '
   'cms extension list' ' --hub --limit '
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
-  'cms sandbox serve' ' --host --port --data-dir --token-ttl --faults --faults-seed '
+  'cms sandbox console' ' --port '
+  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header '
   'cms demo' ' --hub '
