@@ -89,7 +89,7 @@ export class ApiClient {
 
   constructor(
     readonly transport: Transport,
-    private readonly tokens: TokenProvider,
+    readonly tokens: TokenProvider,
     private readonly options: ClientOptions,
   ) {
     // The API URL may be given as the origin or with the /v2/content prefix.
