@@ -164,7 +164,8 @@ if (from !== '-') writeFileSync(file, readFileSync(from, 'utf8'));
           { path: 'body.extra', op: 'add', to: 'new' },
         ]),
       );
-      expect(changes.find((c: { path: string }) => c.path === 'body.count')).toBeUndefined();
+      expect(changes.find((c: { path: string }) => c.path === 'body.count')).toEqual({ path: 'body.count', op: 'change', from: 1, to: 2 });
+      expect(changes.find((c: { path: string }) => c.path.startsWith('body._meta'))).toBeUndefined();
       const colour = await home.run(['item', 'diff', id, '--from', '1', '--to', '2'], { env: { CMS_FORCE_TTY: '120', NO_COLOR: undefined } });
       expect(colour.stdout).toContain('\u001b[3');
     });
