@@ -9,10 +9,80 @@ export function readJsonFile(path: string): unknown {
   } catch (err) {
     throw new UsageError(`Cannot read ${path === '-' ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+  return parseJsonText(text, path === '-' ? 'Standard input' : path);
+}
+
+/** JSON.parse with an error that says where: `<name> is not valid JSON at line 3, column 3: ...`. */
+export function parseJsonText(text: string, name: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${path === '-' ? 'Standard input' : path} is not valid JSON: ${(err as Error).message}`);
+    const reason = (err as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '');
+    const at = jsonErrorOffset(text);
+    if (at < 0) throw new UsageError(`${name} is not valid JSON: ${reason}`);
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    const source = text.split('\n')[line - 1] ?? '';
+    throw new UsageError(`${name} is not valid JSON at line ${line}, column ${column}: ${reason}`, `${source}\n  ${' '.repeat(column - 1)}^`);
+  }
+}
+
+/** Where the first JSON syntax error is (a small scanner: V8's messages do not always say). */
+function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i]! < ' ') fail();
+      i += text[i] === '\\' ? 2 : 1;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const open = text[i];
+    if (open === '{' || open === '[') {
+      const close = open === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (open === '{') {
+          ws();
+          if (text[i] !== '"') fail();
+          string();
+          ws();
+          if (text[i] !== ':') fail();
+          i++;
+        }
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === close) return void i++;
+        else fail();
+      }
+    }
+    if (open === '"') return string();
+    const m = /^(-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
+    if (!m) fail();
+    i += m![0].length;
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail();
+    return -1;
+  } catch (at) {
+    if (typeof at !== 'number') throw at;
+    return at;
   }
 }
 
