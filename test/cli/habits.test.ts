@@ -1,7 +1,10 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BIN, CliHome } from '../helpers/cli.js';
+import { serveSandbox } from '../helpers/serve.js';
 import { schemaDocument } from '../helpers/content.js';
 
 // Issue 13, "habits of the best CLIs": item edit in $EDITOR, item diff, auth status, version,
@@ -115,6 +118,15 @@ if (from !== '-') writeFileSync(file, readFileSync(from, 'utf8'));
       expect((await home.json(['item', 'get', id])).body.title).toBe('Elsewhere');
     });
 
+    it('a 400 from the service (a schema not assigned to the repository): exit 2, the edit kept', async () => {
+      const id = await newItem('Unassigned');
+      const item = await home.json(['item', 'get', id]);
+      const res = await edit(id, JSON.stringify({ ...item.body, _meta: { ...item.body._meta, schema: 'https://ex.com/nowhere.json' } }, null, 2));
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr).toContain('nowhere.json');
+      expect(JSON.parse(readFileSync(/kept in (\S+)/.exec(res.stderr)![1]!, 'utf8'))._meta.schema).toBe('https://ex.com/nowhere.json');
+    });
+
     it('an editor that fails: nothing saved, the file kept', async () => {
       const id = await newItem('Fails');
       const res = await edit(id, '{}', { EDITOR_FAILS: '1' });
@@ -205,6 +217,41 @@ if (from !== '-') writeFileSync(file, readFileSync(from, 'utf8'));
       expect(v.node).toBe(process.version);
       expect(v.service).toMatchObject({ mode: 'embedded sandbox', version: pkg.version });
       expect(v.service.schemaVersion).toMatch(/^\d+ \(/);
+    });
+  });
+
+  describe('auth status and version against a served sandbox and another service', () => {
+    it('a served sandbox: its versions; the token from the cache file, its expiry shown, never the token', async () => {
+      const served = await serveSandbox({ ...home.env, CMS_DATA_DIR: join(home.dir, 'served') });
+      try {
+        const env = { CMS_API_URL: served.url, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret' };
+        const v = await home.json(['version'], { env });
+        expect(v.service).toMatchObject({ mode: 'served sandbox', apiUrl: served.url, schemaVersion: expect.stringMatching(/^\d+ \(/) });
+        const first = await home.json(['auth', 'status'], { env });
+        expect(first.service).toMatchObject({ mode: 'served sandbox', apiUrlSource: 'environment (CMS_API_URL)' });
+        const again = await home.run(['auth', 'status', '-o', 'json'], { env });
+        expect(JSON.parse(again.stdout).token).toMatchObject({ cached: true });
+        expect(again.stdout).not.toMatch(/eyJ|sandbox-secret/);
+      } finally {
+        await served.stop();
+      }
+    }, 60_000);
+
+    it('a service without /__sandbox/status: its versions are unknown', async () => {
+      const server = createServer((req, res) => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/oauth/token') return res.end(JSON.stringify({ access_token: 'opaque-token', expires_in: 600 }));
+        res.statusCode = 404;
+        res.end(JSON.stringify({ errors: [{ message: 'not found' }] }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const v = await home.json(['version'], { env: { CMS_API_URL: url, CMS_CLIENT_ID: 'c', CMS_CLIENT_SECRET: 's' } });
+        expect(v.service).toEqual({ mode: 'remote service', apiUrl: url, version: 'unknown', schemaVersion: 'unknown' });
+      } finally {
+        server.close();
+      }
     });
   });
 
