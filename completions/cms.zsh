@@ -20,6 +20,7 @@ index:Search indexes, their settings and analytics
 integration:Commerce and marketing platform integrations
 admin:Access administration and hub modules
 extension:Extensions (dashboard and content field)
+auth:Who you are to the service\: client, profile, hub, token
 profile:Saved connections (profiles)
 sandbox:The embedded local sandbox of the whole service
 api:Make a raw request to the service (like gh api)
@@ -27,7 +28,8 @@ completion:Print the shell completion script for bash, zsh or fish
 demo:Run a guided, realistic scenario on the embedded sandbox
 login:Save a profile\: client credentials, API and auth URLs, default hub
 runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
-undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated'
+undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated
+version:Show the versions of the CLI, Node and the service (with its schema version)'
   'cms repo' 'features:Feature flags of a repository (e.g. slots)
 create:Create a content repository in a hub
 delete:Delete a repository and its content
@@ -58,6 +60,7 @@ marketing:Marketing platform integrations
 list:List every integration of a hub (commerce and marketing)'
   'cms sandbox' 'client:API clients of the sandbox (for permission testing)
 clock:The sandbox clock that drives scheduling
+console:Print the URL of the sandbox console (and open it in the browser)
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
 status:Show the state of the sandbox the profile points at'
@@ -103,6 +106,8 @@ children:List a content item and every item its content links reach, root first
 copy:Copy content items to another repository, folder, hub or profile (with what they link to)
 create:Create a content item in a repository
 delivery-key:Set or remove a content item'\''s delivery key (Content Delivery 2)
+diff:Show how the body of a content item changed between two versions
+edit:Edit the body of a content item in your editor ($VISUAL or $EDITOR)
 export:Export content items (with their types, schemas and folders) to a directory, one file per item
 facet:Count content items per field value or date range (facets)
 find:Search the content items of a hub by text
@@ -199,6 +204,7 @@ get-by-name:Show the extension of a hub with the given name
 get:Show an extension
 list:List the extensions of a hub
 update:Change an extension (only the fields given)'
+  'cms auth' 'status:Show who you are, which service and hub you reach, and when the token expires'
   'cms profile' 'list:List saved profiles (the current one is marked *)
 remove:Remove a saved profile
 show:Show the connection a command would use, and where each value came from
@@ -207,6 +213,7 @@ use:Make a profile the current one'
 list:List the API clients of the sandbox (never their secrets)'
   'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
 freeze:Stop the sandbox clock where it is
+reset:Put the sandbox clock back on real time (no offset, not frozen)
 resume:Let a frozen sandbox clock run again from where it stopped
 set:Set the sandbox clock to an instant (it keeps running from there unless frozen)
 show:Show the sandbox clock'
@@ -219,6 +226,7 @@ _cms_opts=(
 --no-color:disable colour
 --no-input:never prompt
 --debug:trace requests on stderr
+--dry-run:print the request, send nothing
 -h:show help
 --help:show help'
   'cms hub clone' '--from:source\: profile (or sandbox) and hub name or id; only read
@@ -238,7 +246,8 @@ _cms_opts=(
   'cms hub delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms hub get' ''
-  'cms hub list' '--limit:stop after n results (0 for all)'
+  'cms hub list' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms hub settings' '--virtual-staging:virtual staging environment hostname
 --preview-virtual-staging:preview virtual staging environment hostname
 --locales:comma-separated locales of the hub (e.g. en-GB,fr-FR)
@@ -261,10 +270,12 @@ _cms_opts=(
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms repo find-by-feature' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms repo get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms repo list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms repo locales' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --clear:remove every item locale'
   'cms repo localization-group' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -299,7 +310,8 @@ _cms_opts=(
   'cms schema list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms schema resolve' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --file:the JSON Schema document (- for stdin)'
   'cms schema unarchive' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -307,7 +319,8 @@ _cms_opts=(
 --file:the JSON Schema document (- for stdin)
 --validation-level:what the document is validated as'
   'cms schema versions' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms type apply' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --prune:archive what the hub has (active) and the files do not
 --exit-code:exit 1 when the hub differed from the files (0 when in sync); with --dry-run a drift check
@@ -322,7 +335,8 @@ _cms_opts=(
   'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms type register' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label of the content type
 --body-file:JSON request body from a file (- for stdin); flags override its fields
@@ -345,7 +359,8 @@ _cms_opts=(
   'cms folder list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:content repository
 --parent:parent folder id
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms folder rename' ''
   'cms item archive' ''
   'cms item bulk-update' '--file:JSON array of updates (- for stdin); required
@@ -376,6 +391,9 @@ _cms_opts=(
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
   'cms item delivery-key' '--remove:remove the key instead'
+  'cms item diff' '--from:the older version (default\: the one before --to)
+--to:the newer version (default\: the current one)'
+  'cms item edit' '--ignore-schema-validation:save the body even if it breaks the content type schema'
   'cms item export' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:only this repository (repeatable or comma list)
 --folder:only items in this folder and its sub-folders
@@ -396,12 +414,14 @@ _cms_opts=(
   'cms item find' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --projection:basic\: items without their body (with the schema)
 --sort:createdDate, lastModifiedDate or label with ,asc or ,desc (default\: relevance)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item get' '--version:an earlier version
 --key:find the item of the hub holding this delivery key
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
-  'cms item history' '--limit:stop after n results (0 for all)'
+  'cms item history' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item import' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:put every item in this repository (default\: the one named like its source repository)
 --folder:put every item in this folder (default\: recreate the source folder paths)
@@ -415,12 +435,14 @@ _cms_opts=(
 --folder:only items in this folder
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. label,asc (default\: createdDate,desc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item locale' ''
-  'cms item localizations' '--limit:stop after n results (0 for all)'
+  'cms item localizations' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms item localize' '--locale:target locale (repeatable or comma list); required
 --wait:wait until the job finishes
---timeout:how long --wait waits'
+--timeout:how long --wait waits (30s, 2m, or seconds)'
   'cms item move' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --to-repo:destination repository (in the destination hub)
 --to-folder:destination folder (default\: the repository root)
@@ -445,14 +467,16 @@ _cms_opts=(
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)'
   'cms item versions' '--oldest-first:list version 1 first
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms workflow assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms workflow create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label of the state
 --color:rgb(r,g,b) or #rrggbb'
   'cms workflow get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms workflow list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms workflow unassign' ''
   'cms workflow update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:new label
@@ -474,7 +498,8 @@ _cms_opts=(
   'cms event get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms event list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, createdDate or name with ,asc or ,desc (default\: start,asc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms event update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --name:new name
 --start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
@@ -488,7 +513,8 @@ _cms_opts=(
   'cms edition collisions' ''
   'cms edition conflicts' ''
   'cms edition content' '--add-snapshot:snapshot to add (repeatable)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition create' '--event:the event the edition belongs to
 --name:name (1 to 120 characters)
 --start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
@@ -508,7 +534,8 @@ _cms_opts=(
 --within:only editions entirely within the range (default\: overlapping it)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, name, createdDate or publishingStatus with ,asc or ,desc (default\: start,asc)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition preview' '--create:create (or replace) the preview
 --type:preview type
 --delete:delete the preview
@@ -531,7 +558,8 @@ _cms_opts=(
 --remove:edition slot to take out of the edition
 -y:do not ask for confirmation
 --yes:do not ask for confirmation
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms edition unschedule' ''
   'cms edition update' '--name:new name (1 to 120 characters)
 --start:start\: ISO date-time (2026-12-24T09\:00\:00Z) or +<duration> from now on the service clock (+2h, +1d)
@@ -550,7 +578,8 @@ _cms_opts=(
   'cms slot get' ''
   'cms slot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:slots repository (id or name); required
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms snapshot batch' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --root:content item to snapshot (repeatable)
 --comment:comment of every snapshot
@@ -564,7 +593,8 @@ _cms_opts=(
   'cms snapshot item' ''
   'cms snapshot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --type:only these types (comma list of user, system, generated)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms job bulk-status' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --results:print the result of each item'
   'cms job bulk' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -574,15 +604,16 @@ _cms_opts=(
 --state:update-workflow\: the workflow state, or none to remove it
 --repo:copy-items with --item\: the repository to copy into
 --wait:wait for the job and print the result of each item
---timeout:with --wait\: give up after this long (exit 8)'
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)'
   'cms job cancel' ''
   'cms job create' '--snapshot:snapshot to publish
 --at:ISO date-time, or +<duration> from now (+90m, +2h, +1d); default now'
   'cms job get' ''
   'cms job list' '--snapshot:snapshot whose jobs to list
---limit:stop after n results (0 for all)'
-  'cms job wait' '--timeout:give up after this long (exit 8)
---interval:time between polls'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
+  'cms job wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:time between polls (500ms, 2s, or seconds)'
   'cms webhook create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -600,9 +631,11 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms webhook list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms webhook requests' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms webhook update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -650,7 +683,8 @@ _cms_opts=(
 --replicas-of:the replicas of one index (id, name or suffix)
 --status:ACTIVE, ARCHIVED or both (comma list)
 --with-settings:include each index settings
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms index query' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --filter:attribute\:value or attribute <op> number (repeatable, joined by AND)
 --facet:facet filter; a comma list matches any of its values (repeatable, joined by AND)
@@ -676,7 +710,8 @@ _cms_opts=(
 --type:which webhook'
   'cms index types remove' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms integration list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration commerce campaigns' ''
   'cms integration commerce create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label (also labels its webhook)
@@ -686,7 +721,8 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms integration commerce get' ''
   'cms integration commerce list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration commerce live' '--slot:slot content item id (required)
 --at:ISO date-time or +<duration> from now (default\: now on the service clock)'
   'cms integration commerce update' '--label:label (also labels its webhook)
@@ -702,7 +738,8 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms integration marketing get' ''
   'cms integration marketing list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms integration marketing update' '--label:label (also labels its webhook)
 --active:deliver to the platform
 --no-active:keep the integration but deliver nothing
@@ -712,7 +749,8 @@ _cms_opts=(
   'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin members' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms admin modules' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin operations' ''
   'cms admin revoke' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -737,7 +775,8 @@ _cms_opts=(
   'cms extension get' ''
   'cms extension list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --lite:only id, name, label, category and url of each
---limit:stop after n results (0 for all)'
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms extension update' '--name:unique name in the hub (letters, digits, - and _)
 --label:label
 --url:http(s) URL the extension is served from
@@ -749,10 +788,13 @@ _cms_opts=(
 --status:status
 --body-file:JSON extension body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)'
+  'cms auth status' ''
   'cms profile list' ''
   'cms profile remove' ''
   'cms profile show' ''
   'cms profile use' ''
+  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
+--open:open the console in the system browser'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
@@ -770,6 +812,7 @@ _cms_opts=(
   'cms sandbox client list' ''
   'cms sandbox clock advance' ''
   'cms sandbox clock freeze' ''
+  'cms sandbox clock reset' ''
   'cms sandbox clock resume' ''
   'cms sandbox clock set' ''
   'cms sandbox clock show' ''
@@ -782,7 +825,8 @@ _cms_opts=(
 --header:extra request header, repeatable
 --paginate:fetch every page of a collection and print the items as one array
 -i:print the status line and response headers first
---include:print the status line and response headers first'
+--include:print the status line and response headers first
+--repo:repository whose id fills {repo} in the path'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'
   'cms login' '--client-id:API client id
@@ -793,17 +837,19 @@ _cms_opts=(
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
 --no-verify:save without checking the credentials'
-  'cms runs' '--limit:stop after n results (0 for all)'
+  'cms runs' '--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)'
   'cms undo' '--concurrency:requests in flight at most (slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
+  'cms version' ''
 )
 _cms_vals=(
   'cms --profile' '@profiles'
-  'cms -o' 'table json ndjson yaml'
-  'cms --output' 'table json ndjson yaml'
+  'cms -o' 'table wide json ndjson yaml'
+  'cms --output' 'table wide json ndjson yaml'
   'cms hub clone --webhooks' 'inactive active'
   'cms hub clone --progress' 'auto bar json none'
   'cms repo create --hub' '@hubs'
@@ -946,6 +992,7 @@ _cms_vals=(
   'cms extension list --hub' '@hubs'
   'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' 'ACTIVE ARCHIVED'
+  'cms api --repo' '@repositories'
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(
