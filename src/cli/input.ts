@@ -23,8 +23,8 @@ export function parseJsonText(text: string, name: string): unknown {
     const before = text.slice(0, at);
     const line = before.split('\n').length;
     const column = at - before.lastIndexOf('\n');
-    const source = text.split('\n')[line - 1] ?? '';
-    throw new UsageError(`${name} is not valid JSON at line ${line}, column ${column}: ${reason}`, `${source}\n  ${' '.repeat(column - 1)}^`);
+    // Line and column only: the file's own text is not echoed (it may hold secrets).
+    throw new UsageError(`${name} is not valid JSON at line ${line}, column ${column}: ${reason}`);
   }
 }
 
