@@ -4,6 +4,7 @@ import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.j
 import { failing, item, text, type Output } from '../output/result.js';
 import { Journal, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
+import { RunLock } from './run-lock.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
 // journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
@@ -78,6 +79,8 @@ export class BulkRun {
     readonly journal: Journal | null,
     readonly progress: Progress,
     readonly dryRun: boolean,
+    /** One writing run per target hub (none for a dry run). */
+    private readonly lock: RunLock | null = null,
   ) {
     for (const step of journal?.steps() ?? []) if (!step.key.startsWith(SECOND_PASS)) this.count(step);
   }
@@ -96,11 +99,20 @@ export class BulkRun {
     if (flags.resume) {
       const journal = Journal.open(dataDir, flags.resume);
       if (journal.meta.command !== opts.command) throw new UsageError(`Run ${flags.resume} is a '${journal.meta.command}' run, not '${opts.command}'`, `Resume it with: cms ${journal.meta.command} --resume ${flags.resume}`);
-      journal.resume();
-      return new BulkRun(ctx, opts.command, journal, progress, false);
+      const lock = RunLock.take(dataDir, journal.meta.target, opts.command, journal.id);
+      try {
+        journal.resume();
+      } catch (err) {
+        lock.release();
+        throw err;
+      }
+      return new BulkRun(ctx, opts.command, journal, progress, false, lock);
     }
+    // The lock first: a refused run leaves no journal behind.
+    const lock = RunLock.take(dataDir, opts.target, opts.command);
     const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: opts.target, source: opts.source, undoOf: opts.undoOf });
-    return new BulkRun(ctx, opts.command, journal, progress, false);
+    lock.setRun(journal.id);
+    return new BulkRun(ctx, opts.command, journal, progress, false, lock);
   }
 
   /** The options of the run being resumed (undefined for a new run). */
@@ -169,6 +181,7 @@ export class BulkRun {
     this.progress.stop(this.summary());
     if (!this.journal) return;
     this.journal.finish('failed', this.countsWithFailures());
+    this.lock?.release();
     if (this.journal.steps().length) this.ctx.io.err(`Run ${this.journal.id} stopped; what it did is journaled (cms undo ${this.journal.id}, or fix the cause and cms ${this.command} --resume ${this.journal.id})\n`);
   }
 
@@ -177,6 +190,7 @@ export class BulkRun {
     this.progress.stop(this.summary());
     if (!this.journal) return;
     this.journal.finish('interrupted', this.countsWithFailures());
+    this.lock?.release();
     this.ctx.io.err(`Run ${this.journal.id} was interrupted; continue it with: cms ${this.command} --resume ${this.journal.id}\n`);
   }
 
@@ -186,6 +200,7 @@ export class BulkRun {
     this.progress.stop(summary);
     const succeeded = Object.values(this.counts).some((n) => n > 0);
     this.journal?.finish(this.failures.length ? (succeeded ? 'partial' : 'failed') : 'completed', this.countsWithFailures());
+    this.lock?.release();
     const out = this.output(summary);
     if (!this.failures.length) return out;
     return failing(out, new PartialFailure(`${this.failures.length} item${this.failures.length === 1 ? '' : 's'} failed`, this.failures));
