@@ -2,8 +2,10 @@ import type { Context } from '../cli/context.js';
 import type { OptionSpec } from '../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
 import { failing, item, text, type Output } from '../output/result.js';
-import { Journal, type RunTarget, type StepEntry } from './journal.js';
+import { afterWrite, beforeWrite } from '../core/kill-switch.js';
+import { Journal, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
+import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
@@ -135,10 +137,33 @@ export class BulkRun {
    * `counted: false` keeps a step that finishes an earlier one (a cycle's second pass) out of the counts.
    */
   record(step: Omit<StepEntry, 't' | 'at'>, opts: { place?: Place; tick?: boolean; counted?: boolean } = {}): void {
+    if (this.journal) afterWrite(step.key);
     this.journal?.step(step);
     if (opts.counted !== false) this.count(step);
     if (this.dryRun) this.plan.push({ action: step.action, resource: step.resource, sourceId: step.sourceId, targetId: step.targetId, label: step.label, ...opts.place });
     if (opts.tick) this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
+  }
+
+  /**
+   * Journals a write before it is sent (nothing in a dry run), so a kill between the write and
+   * its `record` leaves something resume and undo can resolve by asking the service.
+   */
+  intend(intent: Omit<IntentEntry, 't' | 'at'>): void {
+    if (!this.journal) return;
+    this.journal.intend(intent);
+    beforeWrite(intent.action, intent.key);
+  }
+
+  /**
+   * A resumed run first settles the writes its killed process sent without journaling their
+   * results: asked of the service, journaled and counted (see resolve.ts).
+   */
+  async resolvePending(probes: { target: Probe; source?: Probe }): Promise<void> {
+    if (!this.journal) return;
+    const known = this.journal.steps().length;
+    const resolved = await resolvePending(this.journal, probes);
+    for (const step of this.journal.steps().slice(known)) if (!step.key.startsWith(SECOND_PASS)) this.count(step);
+    if (resolved.happened + resolved.unsent) this.note(`settled ${resolved.happened + resolved.unsent} write(s) the interrupted run left unjournaled: ${resolved.happened} had happened`);
   }
 
   /** A unit of work that already completed in the interrupted run: shown, not redone. */
