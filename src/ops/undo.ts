@@ -197,8 +197,13 @@ export class Undo {
   /** Sends the changes in order; the last one carries the step's key (a resumed undo redoes the rest). */
   private async apply(client: ApiClient, g: Group, item: Item, key: string, changes: Change[]): Promise<Item> {
     for (const [n, change] of changes.entries()) {
-      if (change.action === 'update' && change.path === 'delivery-key' && change.afterRestore && (item.deliveryKey ?? null) === (change.body.deliveryKey ?? null)) continue;
-      item = await this.send(client, g, item, n === changes.length - 1 ? key : `${key}.${n}`, change);
+      const last = n === changes.length - 1;
+      if (change.action === 'update' && change.path === 'delivery-key' && change.afterRestore && (item.deliveryKey ?? null) === (change.body.deliveryKey ?? null)) {
+        // Nothing to send, but the step's key marks it reverted: an undo run again does not restore twice.
+        if (last) this.run.record({ key, action: 'skip', resource: 'item', targetId: item.id, version: item.version, side: g.side, label: g.steps[0]!.label }, { counted: false });
+        continue;
+      }
+      item = await this.send(client, g, item, last ? key : `${key}.${n}`, change);
     }
     return item;
   }

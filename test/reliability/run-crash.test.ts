@@ -83,7 +83,9 @@ describe('kill -9 of import, resume and undo at random writes', () => {
 
   afterAll(async () => {
     await srv?.stop();
-    home.cleanup();
+    // CRASH_KEEP=1 keeps the data directory (journals) to look into a failure.
+    if (process.env.CRASH_KEEP) console.log(`[reliability] run-crash data kept in ${home.dir}`);
+    else home.cleanup();
   });
 
   it('every resume ends as the import directory says, every undo as before the run: zero differences', async () => {
@@ -104,13 +106,13 @@ describe('kill -9 of import, resume and undo at random writes', () => {
         kills.set(`${where} ${kind} ${phase}`, (kills.get(`${where} ${kind} ${phase}`) ?? 0) + 1);
         return true;
       }
-      if (res.exitCode !== 0) differences.push(`${where}: ${args.join(' ')} exited ${res.exitCode}: ${res.stderr.slice(0, 400)}`);
+      if (res.exitCode !== 0) differences.push(`${where}: ${args.join(' ')} exited ${res.exitCode}: ${res.stderr.slice(0, 400)} ${res.stdout.slice(0, 600)}`);
       return false;
     };
     const clean = async (args: string[], where: string) => {
       processes++;
       const res = await home.run(args, { timeout: 60_000 });
-      if (res.exitCode !== 0) differences.push(`${where}: ${args.join(' ')} exited ${res.exitCode}: ${res.stderr.slice(0, 400)}`);
+      if (res.exitCode !== 0) differences.push(`${where}: ${args.join(' ')} exited ${res.exitCode}: ${res.stderr.slice(0, 400)} ${res.stdout.slice(0, 600)}`);
     };
 
     const check = async (repoId: string, want: Map<string, Want> | 'retired', where: string) => {
