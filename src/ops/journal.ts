@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -224,7 +224,10 @@ export class Journal {
   }
 
   private saveMeta(): void {
-    writeFileSync(join(this.dir, 'meta.json'), `${JSON.stringify(this.meta, null, 2)}\n`, { mode: 0o600 });
+    // Replaced whole (temporary file, then rename): `cms runs` or an undo reading it meanwhile never sees half of it.
+    const tmp = join(this.dir, `meta.json.${process.pid}.tmp`);
+    writeFileSync(tmp, `${JSON.stringify(this.meta, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, join(this.dir, 'meta.json'));
   }
 }
 

@@ -9,11 +9,12 @@ import { listRuns } from '../../src/ops/journal.js';
 // updates, archives, unarchives and undo's restores, each killed just before the write is sent
 // or just after the service applied it (CMS_TEST_KILL_AT, src/core/kill-switch.ts). After every
 // chain of killed attempts, the clean resume must leave the repository exactly as the import
-// directory says, and the clean undo exactly as it was before the run. Seed: CRASH_SEED;
-// rounds: CRASH_ROUNDS.
+// directory says, and the clean undo exactly as it was before the run. Two lanes run side by
+// side, each on hubs of its own (lane l: seed + l). Seed: CRASH_SEED; rounds per lane: CRASH_ROUNDS.
 
 const SEED = Number(process.env.CRASH_SEED ?? 20250611);
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 40);
+const LANES = 2;
 const URI = `${SCHEMA_HOST}/crash-article.json`;
 const N = 6;
 
@@ -42,9 +43,8 @@ describe('kill -9 of import, resume and undo at random writes', () => {
   const stateB = new Map<string, Want>();
   let srv: TestServer;
   let api: Api;
-  let hubId = '';
-  let typeId = '';
-  let chainRepo = '';
+  /** Per lane: the repository that goes A -> B -> A, and the hub creating rounds make repositories in. */
+  const lanes: { chainRepo: string; freshHub: string; typeId: string }[] = [];
 
   beforeAll(async () => {
     srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
@@ -68,15 +68,17 @@ describe('kill -9 of import, resume and undo at random writes', () => {
       if (wantArchived) it = await ok(api.post(`/content-items/${it.id}/archive`, { version: it.version }));
       stateB.set(`c${i}`, { title: `B${i}`, status: wantArchived ? 'ARCHIVED' : 'ACTIVE' });
     }
-    chainRepo = (await repoWithType(api, 'target', URI)).repoId;
-    // Creating rounds write to new repositories of their own hub (the id mapping is per hub).
-    const fresh = await repoWithType(api, 'fresh', URI);
-    hubId = fresh.hubId;
-    typeId = (await ok(api.get(`/content-repositories/${fresh.repoId}`))).contentTypes[0].hubContentTypeId;
+    for (let l = 0; l < LANES; l++) {
+      const chainRepo = (await repoWithType(api, `target-${l}`, URI)).repoId;
+      // Creating rounds write to new repositories of their own hub (the id mapping is per hub).
+      const fresh = await repoWithType(api, `fresh-${l}`, URI);
+      const typeId = (await ok(api.get(`/content-repositories/${fresh.repoId}`))).contentTypes[0].hubContentTypeId;
+      lanes.push({ chainRepo, freshHub: fresh.hubId, typeId });
+    }
     await srv.stop();
     expect((await home.json(['item', 'export', dirB, '--hub', 'source', '--status', 'ACTIVE,ARCHIVED'])).items).toBe(N);
-    // The chain repository starts as A.
-    expect(await home.json(['item', 'import', dirA, '--hub', 'target', '--repo', chainRepo])).toMatchObject({ created: N, failed: 0 });
+    // The chain repositories start as A.
+    for (const [l, lane] of lanes.entries()) expect(await home.json(['item', 'import', dirA, '--hub', `target-${l}`, '--repo', lane.chainRepo])).toMatchObject({ created: N, failed: 0 });
     srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
     api = await new Api(srv.url).login();
   }, 180_000);
@@ -89,13 +91,12 @@ describe('kill -9 of import, resume and undo at random writes', () => {
   });
 
   it('every resume ends as the import directory says, every undo as before the run: zero differences', async () => {
-    const random = rng(SEED);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     const kills = new Map<string, number>();
     const differences: string[] = [];
     let processes = 0;
     let totalKills = 0;
-    console.log(`[reliability] run-crash seed ${SEED} (CRASH_SEED), ${ROUNDS} rounds`);
+    console.log(`[reliability] run-crash seed ${SEED} (CRASH_SEED), ${LANES} lanes of ${ROUNDS} rounds`);
+    const seen = new Set(listRuns(home.env.CMS_DATA_DIR!).map((r) => r.id));
 
     /** Runs the CLI, killed at the nth write of a kind; true when it was killed. */
     const attempt = async (args: string[], kind: string, n: number, phase: string, where: string): Promise<boolean> => {
@@ -136,27 +137,31 @@ describe('kill -9 of import, resume and undo at random writes', () => {
 
     const importKinds = (creating: boolean) => (creating ? ['create', 'create', 'archive'] : ['update', 'update', 'archive', 'unarchive']);
     const undoKinds = ['restore', 'archive', 'archive', 'unarchive'];
-    const phase = () => (random() < 0.5 ? 'before' : 'after');
 
+    const runLane = async (l: number) => {
+    const { chainRepo, freshHub, typeId } = lanes[l]!;
+    const random = rng(SEED + l);
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const phase = () => (random() < 0.5 ? 'before' : 'after');
     for (let round = 0; round < ROUNDS; round++) {
       const creating = random() < 0.35;
       let repoId = chainRepo;
       if (creating) {
-        const repo = await ok(api.post(`/hubs/${hubId}/content-repositories`, { name: `fresh-${round}`, label: `Fresh ${round}` }));
+        const repo = await ok(api.post(`/hubs/${freshHub}/content-repositories`, { name: `fresh-${round}`, label: `Fresh ${round}` }));
         await ok(api.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: typeId }));
         repoId = repo.id;
       }
       const [dir, after, beforeRun] = creating ? [dirA, stateA, 'retired' as const] : [dirB, stateB, stateA];
-      const where = `round ${round} (${creating ? 'create' : 'update'})`;
-      const before = listRuns(home.env.CMS_DATA_DIR!).length;
+      const where = `lane ${l} round ${round} (${creating ? 'create' : 'update'})`;
       const importKind = pick(importKinds(creating));
-      const killed = await attempt(['item', 'import', dir, '--hub', creating ? 'fresh' : 'target', '--repo', repoId, '--concurrency', String(1 + Math.floor(random() * 3)), '-o', 'json'], importKind, 1 + Math.floor(random() * 3), phase(), 'import');
-      const runs = listRuns(home.env.CMS_DATA_DIR!);
-      if (runs.length !== before + 1) {
-        differences.push(`${where}: no journal for the import`);
+      const killed = await attempt(['item', 'import', dir, '--hub', creating ? `fresh-${l}` : `target-${l}`, '--repo', repoId, '--concurrency', String(1 + Math.floor(random() * 3)), '-o', 'json'], importKind, 1 + Math.floor(random() * 3), phase(), 'import');
+      const runs = listRuns(home.env.CMS_DATA_DIR!).filter((r) => r.command === 'item import' && r.options.repoId === repoId && !seen.has(r.id));
+      if (runs.length !== 1) {
+        differences.push(`${where}: ${runs.length} journals for the import`);
         continue;
       }
       const runId = runs[0]!.id;
+      seen.add(runId);
       if (killed && random() < 0.5) {
         // Resume, killed up to twice, then to the end: the repository is as the directory says.
         for (let k = Math.floor(random() * 3); k > 0; k--) if (!(await attempt(['item', 'import', '--resume', runId, '-o', 'json'], pick(importKinds(creating)), 1 + Math.floor(random() * 2), phase(), 'resume'))) break;
@@ -171,10 +176,12 @@ describe('kill -9 of import, resume and undo at random writes', () => {
       await check(repoId, beforeRun, `${where} after undo`);
       if (differences.length > 20) break;
     }
+    };
+    await Promise.all(lanes.map((_, l) => runLane(l)));
 
     const perKind = [...kills].sort().map(([k, n]) => `${k} ${n}`).join(', ');
-    console.log(`[reliability] run-crash seed ${SEED}: ${totalKills} kills in ${processes} processes over ${ROUNDS} rounds (${perKind}); ${differences.length} differences`);
+    console.log(`[reliability] run-crash seed ${SEED}: ${totalKills} kills in ${processes} processes over ${LANES} x ${ROUNDS} rounds (${perKind}); ${differences.length} differences`);
     expect(differences, `seed ${SEED}`).toEqual([]);
-    expect(totalKills).toBeGreaterThan(ROUNDS / 2);
+    expect(totalKills).toBeGreaterThan(LANES * ROUNDS * 0.5);
   }, 900_000);
 });
