@@ -13,7 +13,7 @@ import { listRuns } from '../../src/ops/journal.js';
 // side, each on hubs of its own (lane l: seed + l). Seed: CRASH_SEED; rounds per lane: CRASH_ROUNDS.
 
 const SEED = Number(process.env.CRASH_SEED ?? 20250611);
-const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 40);
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 45);
 const LANES = 2;
 const URI = `${SCHEMA_HOST}/crash-article.json`;
 const N = 6;
