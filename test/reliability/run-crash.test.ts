@@ -184,4 +184,41 @@ describe('kill -9 of import, resume and undo at random writes', () => {
     expect(differences, `seed ${SEED}`).toEqual([]);
     expect(totalKills).toBeGreaterThan(LANES * ROUNDS * 0.5);
   }, 900_000);
+  it('a move killed around each of its writes is undone whole: sources active again, copies archived', async () => {
+    const { freshHub, typeId } = lanes[0]!;
+    const differences: string[] = [];
+    let killsMade = 0;
+    const seen = new Set(listRuns(home.env.CMS_DATA_DIR!).map((r) => r.id));
+    const newRepo = async (name: string) => {
+      const repo = await ok(api.post(`/hubs/${freshHub}/content-repositories`, { name, label: name }));
+      await ok(api.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: typeId }));
+      return repo.id as string;
+    };
+    for (const kind of ['create', 'archive']) {
+      for (const phase of ['before', 'after']) {
+        for (const n of [1, 3]) {
+          const where = `move ${kind}:${n}:${phase}`;
+          const from = await newRepo(`from-${kind}-${phase}-${n}`);
+          const to = await newRepo(`to-${kind}-${phase}-${n}`);
+          const ids: string[] = [];
+          for (let i = 0; i < 3; i++) ids.push((await ok(api.post(`/content-repositories/${from}/content-items`, { label: `m${i}`, body: itemBody(URI, { title: `M${i}`, code: `m${i}` }) }))).id);
+          const res = await home.run(['item', 'move', ...ids, '--hub', `fresh-0`, '--to-repo', to, '--concurrency', '1', '-o', 'json'], { env: { CMS_TEST_KILL_AT: `${kind}:${n}:${phase}` } });
+          if (res.exitCode === -1) killsMade++;
+          const run = listRuns(home.env.CMS_DATA_DIR!).find((r) => r.command === 'item move' && !seen.has(r.id))!;
+          seen.add(run.id);
+          const undo = await home.run(['undo', run.id, '--yes', '-o', 'json']);
+          if (undo.exitCode !== 0) differences.push(`${where}: undo exited ${undo.exitCode}: ${undo.stderr} ${undo.stdout.slice(0, 400)}`);
+          for (const id of ids) {
+            const item = await ok(api.get(`/content-items/${id}`));
+            if (item.status !== 'ACTIVE') differences.push(`${where}: source ${item.label} is ${item.status}`);
+          }
+          const copies = (await ok(api.get(`/content-repositories/${to}/content-items?size=50&status=ACTIVE`)))._embedded?.['content-items'] ?? [];
+          for (const c of copies) differences.push(`${where}: copy ${c.label} is still ACTIVE`);
+        }
+      }
+    }
+    console.log(`[reliability] run-crash move: ${killsMade} kills of 8 moves, each undone; ${differences.length} differences`);
+    expect(differences).toEqual([]);
+    expect(killsMade).toBeGreaterThan(4);
+  }, 300_000);
 });
