@@ -365,7 +365,7 @@ class Importer {
     let current = existing;
     if (current.status === 'ARCHIVED') current = await this.changeStatus(src, current, 'unarchive', place);
     const before = { version: current.version, deliveryKey: current.deliveryKey };
-    this.run.intend({ ...step, action: 'update', version: current.version, before });
+    this.run.intend({ ...step, action: 'update', version: current.version, before, expect: { label: desired.label } });
     const updated = await this.update(current, desired);
     this.run.record({ ...step, action: 'update', version: updated.version, before }, counts);
     return updated;
