@@ -139,43 +139,43 @@ describe('kill -9 of import, resume and undo at random writes', () => {
     const undoKinds = ['restore', 'archive', 'archive', 'unarchive'];
 
     const runLane = async (l: number) => {
-    const { chainRepo, freshHub, typeId } = lanes[l]!;
-    const random = rng(SEED + l);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-    const phase = () => (random() < 0.5 ? 'before' : 'after');
-    for (let round = 0; round < ROUNDS; round++) {
-      const creating = random() < 0.35;
-      let repoId = chainRepo;
-      if (creating) {
-        const repo = await ok(api.post(`/hubs/${freshHub}/content-repositories`, { name: `fresh-${round}`, label: `Fresh ${round}` }));
-        await ok(api.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: typeId }));
-        repoId = repo.id;
+      const { chainRepo, freshHub, typeId } = lanes[l]!;
+      const random = rng(SEED + l);
+      const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+      const phase = () => (random() < 0.5 ? 'before' : 'after');
+      for (let round = 0; round < ROUNDS; round++) {
+        const creating = random() < 0.35;
+        let repoId = chainRepo;
+        if (creating) {
+          const repo = await ok(api.post(`/hubs/${freshHub}/content-repositories`, { name: `fresh-${round}`, label: `Fresh ${round}` }));
+          await ok(api.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: typeId }));
+          repoId = repo.id;
+        }
+        const [dir, after, beforeRun] = creating ? [dirA, stateA, 'retired' as const] : [dirB, stateB, stateA];
+        const where = `lane ${l} round ${round} (${creating ? 'create' : 'update'})`;
+        const importKind = pick(importKinds(creating));
+        const killed = await attempt(['item', 'import', dir, '--hub', creating ? `fresh-${l}` : `target-${l}`, '--repo', repoId, '--concurrency', String(1 + Math.floor(random() * 3)), '-o', 'json'], importKind, 1 + Math.floor(random() * 3), phase(), 'import');
+        const runs = listRuns(home.env.CMS_DATA_DIR!).filter((r) => r.command === 'item import' && r.options.repoId === repoId && !seen.has(r.id));
+        if (runs.length !== 1) {
+          differences.push(`${where}: ${runs.length} journals for the import`);
+          continue;
+        }
+        const runId = runs[0]!.id;
+        seen.add(runId);
+        if (killed && random() < 0.5) {
+          // Resume, killed up to twice, then to the end: the repository is as the directory says.
+          for (let k = Math.floor(random() * 3); k > 0; k--) if (!(await attempt(['item', 'import', '--resume', runId, '-o', 'json'], pick(importKinds(creating)), 1 + Math.floor(random() * 2), phase(), 'resume'))) break;
+          await clean(['item', 'import', '--resume', runId, '-o', 'json'], `${where} resume`);
+          await check(repoId, after, `${where} after resume`);
+        } else if (!killed) {
+          await check(repoId, after, `${where} after the import`);
+        }
+        // Undo, killed up to twice, then to the end: the repository is as before the run.
+        for (let k = Math.floor(random() * 3); k > 0; k--) if (!(await attempt(['undo', runId, '--yes', '-o', 'json'], pick(undoKinds), 1 + Math.floor(random() * 3), phase(), 'undo'))) break;
+        await clean(['undo', runId, '--yes', '-o', 'json'], `${where} undo`);
+        await check(repoId, beforeRun, `${where} after undo`);
+        if (differences.length > 20) break;
       }
-      const [dir, after, beforeRun] = creating ? [dirA, stateA, 'retired' as const] : [dirB, stateB, stateA];
-      const where = `lane ${l} round ${round} (${creating ? 'create' : 'update'})`;
-      const importKind = pick(importKinds(creating));
-      const killed = await attempt(['item', 'import', dir, '--hub', creating ? `fresh-${l}` : `target-${l}`, '--repo', repoId, '--concurrency', String(1 + Math.floor(random() * 3)), '-o', 'json'], importKind, 1 + Math.floor(random() * 3), phase(), 'import');
-      const runs = listRuns(home.env.CMS_DATA_DIR!).filter((r) => r.command === 'item import' && r.options.repoId === repoId && !seen.has(r.id));
-      if (runs.length !== 1) {
-        differences.push(`${where}: ${runs.length} journals for the import`);
-        continue;
-      }
-      const runId = runs[0]!.id;
-      seen.add(runId);
-      if (killed && random() < 0.5) {
-        // Resume, killed up to twice, then to the end: the repository is as the directory says.
-        for (let k = Math.floor(random() * 3); k > 0; k--) if (!(await attempt(['item', 'import', '--resume', runId, '-o', 'json'], pick(importKinds(creating)), 1 + Math.floor(random() * 2), phase(), 'resume'))) break;
-        await clean(['item', 'import', '--resume', runId, '-o', 'json'], `${where} resume`);
-        await check(repoId, after, `${where} after resume`);
-      } else if (!killed) {
-        await check(repoId, after, `${where} after the import`);
-      }
-      // Undo, killed up to twice, then to the end: the repository is as before the run.
-      for (let k = Math.floor(random() * 3); k > 0; k--) if (!(await attempt(['undo', runId, '--yes', '-o', 'json'], pick(undoKinds), 1 + Math.floor(random() * 3), phase(), 'undo'))) break;
-      await clean(['undo', runId, '--yes', '-o', 'json'], `${where} undo`);
-      await check(repoId, beforeRun, `${where} after undo`);
-      if (differences.length > 20) break;
-    }
     };
     await Promise.all(lanes.map((_, l) => runLane(l)));
 
