@@ -95,7 +95,8 @@ describe('secrets stay secret', { timeout: 90_000 }, () => {
     // The trace shows the token request, with the secret redacted.
     expect(viaEnv.stderr).toMatch(/> POST \S+\/oauth\/token/);
     expect(viaEnv.stderr).toContain('client_secret=[redacted]');
-    await cms(['hub', 'list', '--profile', 'bad'], { exit: 2 });
+    // The failed login saved no profile: an unknown profile is not found (exit 1).
+    await cms(['hub', 'list', '--profile', 'bad'], { exit: 1 });
     // A token that is not valid: the API error is shown, the token is not.
     await cms(['api', 'GET', '/hubs', '-H', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXRoYXQtZmFpbHM', '--debug'], { exit: 0 });
   });

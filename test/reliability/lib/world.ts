@@ -273,6 +273,9 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
     extensionId: [extension.id],
     integrationId: [commerce.id, marketing.id],
     clientId: [member],
+    // The console's static assets, and a webhook delivery (none may exist yet: a well-formed id is enough to reach the handler).
+    asset: ['app.js', 'app.css'],
+    requestId: await deliveryIds(admin, hubId, webhook.id),
   };
   const strings = [
     ...new Set([
@@ -298,4 +301,10 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
     ]),
   ];
   return { hubId, hubName: hub.name, params, strings, examples, queries };
+}
+
+async function deliveryIds(admin: Api, hubId: string, webhookId: string): Promise<string[]> {
+  const res = await admin.get(`/hubs/${hubId}/webhooks/${webhookId}/requests`);
+  const ids = ((res.body?._embedded?.requests ?? []) as { id: string }[]).map((r) => r.id);
+  return ids.length ? ids : ['000000000000000000000000'];
 }
