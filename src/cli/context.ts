@@ -84,7 +84,8 @@ export class Context {
    * Accepts an id or a hub name. `connection` is the one `client` talks to (another profile's).
    */
   async hubId(flag?: string, client?: ApiClient, connection: Connection = this.connection()): Promise<string> {
-    const wanted = flag || this.globals.hub || connection.hub;
+    // The root --hub belongs to the command's own connection, not to another profile's (a copy's destination).
+    const wanted = flag || (connection === this.connection() ? this.globals.hub : undefined) || connection.hub;
     const api = client ?? (await this.client());
     if (wanted && HEX_ID.test(wanted)) return wanted;
     const key = wanted ?? '';

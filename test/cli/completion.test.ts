@@ -66,7 +66,7 @@ describe('cms completion and __complete', () => {
     expect(complete('cms re')).toEqual(['repo']);
     expect(complete('cms hub ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete']));
     expect(complete('cms hub list --l')).toEqual(['--limit']);
-    expect(complete('cms hub list -o ')).toEqual(['table', 'json', 'ndjson', 'yaml']);
+    expect(complete('cms hub list -o ')).toEqual(['table', 'wide', 'json', 'ndjson', 'yaml']);
     expect(complete('cms hub get ').sort()).toEqual(['alpha', 'beta']);
     expect(complete('cms repo list --hub a')).toEqual(['alpha']);
     expect(complete('cms completion ')).toEqual(['bash', 'zsh', 'fish']);
