@@ -92,3 +92,15 @@ function safeList(dir: string): string[] {
     return [];
   }
 }
+
+describe('item graph', () => {
+  it('an unknown id is not found (exit 1), a known item answers its graph', async () => {
+    const missing = await cms(['item', 'graph', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.exitCode, missing.stderr).toBe(1);
+    expect(missing.stderr).toContain('No content item or slot 00000000-0000-4000-8000-000000000000');
+    expect(missing.stdout).toBe('');
+    const known = await ok(api.post(`/content-repositories/${content.repoId}/content-items`, { label: 'graphed', body: itemBody(content.uri) }));
+    const res = await cms(['item', 'graph', known.id, '-o', 'json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+  });
+});
