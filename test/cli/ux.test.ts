@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
-import { contentSetup, itemBody, type ContentSetup } from '../helpers/content.js';
+import { SCHEMA_HOST, contentSetup, itemBody, type ContentSetup } from '../helpers/content.js';
+import { assignSlots, createSlot, itemWithSnapshot, slotSetup, type SlotSetup } from '../helpers/editions.js';
+import { createEdition, createEvent } from '../helpers/events.js';
 import { runInPty } from '../helpers/pty.js';
 import { Api, ok, startServer, type TestServer } from '../helpers/server.js';
 
@@ -102,5 +104,33 @@ describe('item graph', () => {
     const known = await ok(api.post(`/content-repositories/${content.repoId}/content-items`, { label: 'graphed', body: itemBody(content.uri) }));
     const res = await cms(['item', 'graph', known.id, '-o', 'json']);
     expect(res.exitCode, res.stderr).toBe(0);
+  });
+});
+
+describe('edition slot-content', () => {
+  it("refuses a --property the slot's schema lacks (exit 2, naming its properties); the right one fills the slot", async () => {
+    const setup = await slotSetup(api);
+    // A slot type whose link property is `hero`, not the default `slot`.
+    const heroUri = `${SCHEMA_HOST}/hero-slot-${Date.now()}.json`;
+    const link = { allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content-link` }] };
+    const doc = { $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`, id: heroUri, title: 'Hero', type: 'object', allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content` }], properties: { title: { type: 'string' }, hero: link } };
+    await ok(api.post(`/hubs/${setup.hubId}/content-type-schemas`, { schemaId: heroUri, body: JSON.stringify(doc), validationLevel: 'SLOT' }));
+    const type = await ok(api.post(`/hubs/${setup.hubId}/content-types`, { contentTypeUri: heroUri, settings: { label: 'Hero' } }));
+    await ok(api.post(`/content-repositories/${setup.slotRepoId}/content-types`, { contentTypeId: type.id }));
+    const slot = await createSlot(api, { ...setup, slotUri: heroUri } as SlotSetup, 'Hero banner');
+    const event = await createEvent(api, setup.hubId);
+    const edition = await createEdition(api, event.id, { name: 'Slot content' });
+    const [editionSlot] = await assignSlots(api, edition.id, [slot.id]);
+    const { snapshot } = await itemWithSnapshot(api, setup);
+
+    const refused = await cms(['edition', 'slot-content', edition.id, editionSlot.id, '--snapshot', snapshot.id]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`The slot's schema ${heroUri} has no property 'slot'`);
+    expect(refused.stderr).toContain('Its properties: title, hero.');
+    expect((await ok(api.get(`/editions/${edition.id}/slots/${editionSlot.id}`))).content.body.slot).toBeUndefined();
+
+    const filled = await cms(['edition', 'slot-content', edition.id, editionSlot.id, '--property', 'hero', '--snapshot', snapshot.id, '-o', 'json']);
+    expect(filled.exitCode, filled.stderr).toBe(0);
+    expect(JSON.parse(filled.stdout)).toMatchObject({ status: 'VALID', content: { body: { hero: { id: snapshot.id } } } });
   });
 });
