@@ -4,8 +4,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
 import { SCHEMA_HOST, contentSetup, itemBody, type ContentSetup } from '../helpers/content.js';
-import { assignSlots, createSlot, itemWithSnapshot, slotSetup, type SlotSetup } from '../helpers/editions.js';
-import { createEdition, createEvent } from '../helpers/events.js';
+import { assignSlots, createSlot, fillSlot, itemWithSnapshot, sandboxNow, slotContent, slotSetup, type SlotSetup } from '../helpers/editions.js';
+import { addContent, createEdition, createEvent } from '../helpers/events.js';
 import { runInPty } from '../helpers/pty.js';
 import { Api, ok, startServer, type TestServer } from '../helpers/server.js';
 
@@ -132,5 +132,85 @@ describe('edition slot-content', () => {
     const filled = await cms(['edition', 'slot-content', edition.id, editionSlot.id, '--property', 'hero', '--snapshot', snapshot.id, '-o', 'json']);
     expect(filled.exitCode, filled.stderr).toBe(0);
     expect(JSON.parse(filled.stdout)).toMatchObject({ status: 'VALID', content: { body: { hero: { id: snapshot.id } } } });
+  });
+});
+
+describe('edition schedule: the checklist has every check the service makes, and asks once', () => {
+  const DAY = 86_400_000;
+  let setup: SlotSetup;
+  let now: number;
+  const at = (days: number) => new Date(now + days * DAY).toISOString();
+  beforeAll(async () => {
+    setup = await slotSetup(api);
+    now = await sandboxNow(api);
+  });
+
+  /** An event ending in 11 days, with an edition of it (days 2 to 4) holding a snapshot. */
+  async function nearTheEnd() {
+    const event = await createEvent(api, setup.hubId, { start: at(-1), end: at(11) });
+    const edition = await createEdition(api, event.id, { name: 'Near the end', start: at(2), end: at(4) });
+    return addContent(api, edition.id, (await itemWithSnapshot(api, setup)).snapshot.id);
+  }
+
+  it("a start that moves the edition past its event's end is refused before any confirmation (exit 2)", async () => {
+    const edition = await nearTheEnd();
+    const res = await runInPty(['edition', 'schedule', edition.id, '--start', '+10d'], env, []);
+    expect(res.exitCode, res.transcript).toBe(2);
+    expect(res.transcript).toContain("error: --start +10d moves 'Near the end' out of its event: it ends at");
+    expect(res.transcript).toContain(`start it between ${at(-1)} and ${at(9)}`);
+    expect(res.transcript).not.toContain("Schedule 'Near the end'");
+    expect(await ok(api.get(`/editions/${edition.id}`))).toMatchObject({ publishingStatus: 'DRAFT', start: edition.start });
+  });
+
+  it('the checklist shows the event window, and the date question refuses a date outside it', async () => {
+    const edition = await nearTheEnd();
+    const res = await runInPty(['edition', 'schedule', edition.id], env, [
+      ['Publish at', '+10d\r'],
+      ['would not fit its event', '\x03'],
+    ]);
+    expect(res.failed, res.transcript).toBeNull();
+    expect(res.transcript).toContain("✓ within its event's dates");
+    expect(res.transcript).toMatch(/The edition would not fit its event: it ends at \S+, after event '[^']+' ends \(/);
+    expect(res.exitCode, res.transcript).toBe(130);
+    expect((await ok(api.get(`/editions/${edition.id}`))).publishingStatus).toBe('DRAFT');
+  });
+
+  /** Two overlapping editions sharing a slot: scheduling one has a slot collision warning. */
+  async function colliding(name: string) {
+    const event = await createEvent(api, setup.hubId, { start: at(-1), end: at(60) });
+    const slot = await createSlot(api, setup);
+    const [mine, other] = [await createEdition(api, event.id, { name, start: at(20), end: at(22) }), await createEdition(api, event.id, { start: at(21), end: at(23) })];
+    for (const e of [mine, other]) {
+      const [held] = await assignSlots(api, e.id, [slot.id]);
+      await fillSlot(api, e.id, held.id, slotContent(setup, (await itemWithSnapshot(api, setup)).snapshot.id));
+    }
+    return mine;
+  }
+
+  it('with a warning it asks once, and schedules', async () => {
+    const mine = await colliding('Warned');
+    const res = await runInPty(['edition', 'schedule', mine.id], env, [
+      ['Publish at', '\r'],
+      ["Schedule 'Warned' to publish at [^\n]*, despite the warning above\\?", 'y\r'],
+    ]);
+    expect(res.failed, res.transcript).toBeNull();
+    expect(res.exitCode, res.transcript).toBe(0);
+    expect(res.transcript).toContain('! no slot collisions');
+    expect(res.transcript).not.toContain('Schedule anyway');
+    expect(res.transcript).not.toContain('Scheduling was refused');
+    expect((await ok(api.get(`/editions/${mine.id}`))).publishingStatus).toBe('SCHEDULED');
+  });
+
+  it('declining exits 0 with "not scheduled" and changes nothing', async () => {
+    const mine = await ok(api.get(`/editions/${(await colliding('Declined')).id}`));
+    const res = await runInPty(['edition', 'schedule', mine.id], env, [
+      ['Publish at', '\r'],
+      ["Schedule 'Declined'", 'n\r'],
+    ]);
+    expect(res.failed, res.transcript).toBeNull();
+    expect(res.exitCode, res.transcript).toBe(0);
+    expect(res.transcript).toContain("Not scheduled: 'Declined' is unchanged.");
+    expect(res.transcript).not.toContain('error');
+    expect(await ok(api.get(`/editions/${mine.id}`))).toMatchObject({ publishingStatus: 'DRAFT', lastModifiedDate: mine.lastModifiedDate });
   });
 });
