@@ -214,3 +214,30 @@ describe('edition schedule: the checklist has every check the service makes, and
     expect(await ok(api.get(`/editions/${mine.id}`))).toMatchObject({ publishingStatus: 'DRAFT', lastModifiedDate: mine.lastModifiedDate });
   });
 });
+
+describe('consistent flags', () => {
+  it('folder create takes --name; the bare name still works with a deprecation warning', async () => {
+    const made = await cms(['folder', 'create', '--name', 'Campaigns', '--repo', content.repoId, '-o', 'json']);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout).name).toBe('Campaigns');
+    expect(made.stderr).toBe('');
+    const old = await cms(['folder', 'create', 'Legacy', '--repo', content.repoId, '-o', 'json']);
+    expect(old.exitCode, old.stderr).toBe(0);
+    expect(JSON.parse(old.stdout).name).toBe('Legacy');
+    expect(old.stderr).toContain('warning: `cms folder create <name>` is deprecated; use `cms folder create --name "Legacy"`');
+    const missing = await cms(['folder', 'create', '--repo', content.repoId]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('Missing the folder name: --name <name>');
+  });
+
+  it('item copy: --to-repo is the form; --repo works with a deprecation warning', async () => {
+    const source = await ok(api.post(`/content-repositories/${content.repoId}/content-items`, { label: 'to copy', body: itemBody(content.uri) }));
+    const copied = await cms(['item', 'copy', source.id, '--to-repo', content.repoId, '-o', 'json']);
+    expect(copied.exitCode, copied.stderr).toBe(0);
+    expect(copied.stderr).not.toContain('deprecated');
+    const old = await cms(['item', 'copy', source.id, '--repo', content.repoId, '-o', 'json']);
+    expect(old.exitCode, old.stderr).toBe(0);
+    expect(JSON.parse(old.stdout).label).toBe('to copy');
+    expect(old.stderr).toContain(`warning: --repo is deprecated; use --to-repo (cms item copy <item> --to-repo ${content.repoId})`);
+  });
+});
