@@ -47,7 +47,6 @@ export function overlapsOf<T extends EditionDates>(edition: Pick<EditionDates, '
 
 /** Every precondition: event, content, slots, conflicts, collisions, then the time checks. */
 export function preconditions(edition: EditionDates, event: EventFacts, facts: EditionFacts, now: number, overlaps: EditionDates[] | null): Check[] {
-  const base = `/editions/${edition.id}`;
   const { slots, contents, conflicts, collisions } = facts;
   const invalid = (slots ?? []).filter((s) => s.status === 'INVALID');
   const open = (conflicts ?? []).filter((c) => c.resolvedVersion === undefined);
@@ -62,19 +61,19 @@ export function preconditions(edition: EditionDates, event: EventFacts, facts: E
       label: 'has content',
       level: 'ERROR',
       problem: slots === null || contents === null ? unknown() : slots.length + contents.length ? undefined : 'the edition has no slot and no content snapshot',
-      fix: `assign a slot (POST ${base}/slots) or add a snapshot (POST ${base}/contents)`,
+      fix: `assign a slot (cms edition slots ${edition.id} --add <slot>) or add a snapshot (cms edition content ${edition.id} --add-snapshot <snapshot>)`,
     },
     {
       label: 'every slot is VALID',
       level: 'ERROR',
       problem: slots === null ? unknown() : invalid.length ? `${invalid.length} INVALID slot(s): ${invalid.map((s) => `${s.slotLabel} (${s.slotId})`).join(', ')}` : undefined,
-      fix: 'choose a snapshot for every empty link of the slot content (PUT …/slots/<id>/content)',
+      fix: `choose a snapshot for every empty link: cms edition slot-content ${edition.id} <edition-slot> --snapshot <snapshot>`,
     },
     {
       label: 'no unresolved conflicts',
       level: 'ERROR',
       problem: conflicts === null ? unknown() : open.length ? `${open.length} item(s) at different versions: ${open.map((c) => `${c.label || c.id} (versions ${versionsOf(c)})`).join(', ')}` : undefined,
-      fix: `choose a version for each: POST ${base}/conflicts/resolve`,
+      fix: `choose a version for each: cms edition resolve ${edition.id} --item <item> --version <n>`,
     },
     {
       label: 'no slot collisions',

@@ -138,7 +138,7 @@ describe('the guided flow (scripted answers)', () => {
         `  ! no scheduled edition overlaps it: 'Already on' (SCHEDULED, ${in2099(3)} – ${in2099(4)})`,
       ]),
     );
-    expect(said.some((l) => l.includes('fix: choose a version for each: POST'))).toBe(true);
+    expect(said).toContain(`      fix: choose a version for each: cms edition resolve ${target.id} --item <item> --version <n>`);
     expect(error).toBeInstanceOf(CliError);
     expect(error!.exitCode).toBe(ExitCode.FAILURE);
     expect(error!.message).toBe("'Target' cannot be scheduled yet: every slot is VALID; no unresolved conflicts");
@@ -157,7 +157,7 @@ describe('the guided flow (scripted answers)', () => {
       expect.arrayContaining([
         "  ✗ event 'Closing' is active: the event is archived: its editions cannot be scheduled",
         '  ✗ has content: the edition has no slot and no content snapshot',
-        `      fix: assign a slot (POST /editions/${edition.id}/slots) or add a snapshot (POST /editions/${edition.id}/contents)`,
+        `      fix: assign a slot (cms edition slots ${edition.id} --add <slot>) or add a snapshot (cms edition content ${edition.id} --add-snapshot <snapshot>)`,
       ]),
     );
     expect(error!.exitCode).toBe(ExitCode.FAILURE);

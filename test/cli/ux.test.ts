@@ -241,3 +241,27 @@ describe('consistent flags', () => {
     expect(old.stderr).toContain(`warning: --repo is deprecated; use --to-repo (cms item copy <item> --to-repo ${content.repoId})`);
   });
 });
+
+describe('hints name cms commands', () => {
+  it('a missing module names `cms admin enable`, not an API call', async () => {
+    const { hubId } = await contentSetup(api);
+    const index = await cms(['index', 'create', '--hub', hubId, '--suffix', 'articles', '--label', 'Articles']);
+    expect(index.exitCode).toBe(2);
+    expect(index.stderr).toContain('Enable it with `cms admin enable search-index`');
+    expect(index.stderr).not.toMatch(/POST \/|\/admin\/hubs/);
+    const keyed = await cms(['item', 'create', '--hub', hubId, '--repo', content.repoId, '--label', 'k', '--schema', content.uri, '--set', 'body.title=T', '--set', 'body._meta.deliveryKey=home']);
+    expect(keyed.exitCode).toBe(2);
+    expect(keyed.stderr).toContain('Enable it with `cms admin enable content-delivery-2`');
+    expect(keyed.stderr).not.toMatch(/POST \/|\/admin\/hubs/);
+  });
+
+  it('the scheduling checklist names the cms command that fixes each problem', async () => {
+    const { hubId } = await contentSetup(api);
+    const event = await createEvent(api, hubId);
+    const edition = await createEdition(api, event.id, { name: 'Empty' });
+    const res = await runInPty(['edition', 'schedule', edition.id], env, []);
+    expect(res.exitCode, res.transcript).toBe(1);
+    expect(res.transcript).toContain(`fix: assign a slot (cms edition slots ${edition.id} --add <slot>) or add a snapshot (cms edition content ${edition.id} --add-snapshot <snapshot>)`);
+    expect(res.transcript).not.toMatch(/POST \//);
+  });
+});
