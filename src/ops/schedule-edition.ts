@@ -24,6 +24,8 @@ export interface ScheduleDeps {
   client: ApiClient;
   /** null: never ask (missing values are a usage error). */
   prompts: Prompts | null;
+  /** Why prompts is null (--yes, --no-input, CI, no terminal), for the hint. */
+  noPromptReason?: string;
   /** Chatter for the planner (stderr). */
   say(line: string): void;
   /** The hub to pick an event from. */
@@ -168,7 +170,8 @@ async function moveTo(deps: ScheduleDeps, edition: EditionView, window: { start:
 async function pickEdition(deps: ScheduleDeps, eventFlag: string | undefined): Promise<string> {
   const { client, prompts } = deps;
   if (!prompts) {
-    throw new UsageError('Missing the edition to schedule: <edition>', 'Give its id (cms edition schedule <edition>), or run on a terminal without --yes to pick it.');
+    const why = deps.noPromptReason ? `; not asked: ${deps.noPromptReason}` : '';
+    throw new UsageError('Missing the edition to schedule: <edition>', `Give its id (cms edition schedule <edition>), or run on a terminal without --yes to pick it${why}.`);
   }
   const eventId = eventFlag ? await deps.eventId(eventFlag) : await pickEvent(deps);
   const drafts: EditionView[] = [];

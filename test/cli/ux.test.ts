@@ -265,3 +265,21 @@ describe('hints name cms commands', () => {
     expect(res.transcript).not.toMatch(/POST \//);
   });
 });
+
+describe('prompts that could not be asked', () => {
+  it('the hint says what prevented the prompt: --no-input, CI, stdin not a terminal', async () => {
+    const cases: [string[], Record<string, string>, string, boolean][] = [
+      [['--no-input'], {}, 'Not asked: --no-input was given.', true],
+      [[], { CI: 'true' }, 'Not asked: CI is set (CI=true).', true],
+      [[], {}, 'Not asked: stdin is not a terminal.', false],
+    ];
+    for (const [flags, extra, hint, pty] of cases) {
+      const args = ['hub', 'delete', content.hubId, ...flags];
+      const transcript = pty ? (await runInPty(args, { ...env, ...extra }, [])).transcript : (await cms(args, { env: extra })).stderr;
+      expect(transcript).toContain('Pass --yes to confirm.');
+      expect(transcript).toContain(hint);
+    }
+    const schedule = await runInPty(['edition', 'schedule', '--yes'], env, []);
+    expect(schedule.transcript).toContain('not asked: --yes was given.');
+  });
+});

@@ -31,7 +31,7 @@ export default defineCommand<Opts>({
     const client = await ctx.client();
     const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.signal) : null;
     const { edition, job, scheduled } = await scheduleEdition(
-      { client, prompts, say: (line) => ctx.io.note(line), hubId: () => ctx.hubId(opts.hub, client), eventId: (value) => resolveEventId(ctx, client, value, opts.hub) },
+      { client, prompts, noPromptReason: opts.yes ? '--yes was given' : ctx.io.noPromptReason, say: (line) => ctx.io.note(line), hubId: () => ctx.hubId(opts.hub, client), eventId: (value) => resolveEventId(ctx, client, value, opts.hub) },
       { edition: args.edition, event: opts.event, start: opts.start, ignoreWarnings: opts.ignoreWarnings },
     );
     if (!scheduled) return done(`Not scheduled: '${edition.name}' is unchanged.`, edition);
