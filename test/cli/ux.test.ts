@@ -283,3 +283,14 @@ describe('prompts that could not be asked', () => {
     expect(schedule.transcript).toContain('not asked: --yes was given.');
   });
 });
+
+describe('edition preview', () => {
+  it('an edition without a preview points to --create (exit 1)', async () => {
+    const event = await createEvent(api, content.hubId);
+    const edition = await createEdition(api, event.id, { name: 'Unpreviewed' });
+    const res = await cms(['edition', 'preview', edition.id]);
+    expect(res.exitCode, res.stderr).toBe(1);
+    expect(res.stderr).toContain("error: Edition 'Unpreviewed' has no preview");
+    expect(res.stderr).toContain(`Create one: cms edition preview ${edition.id} --create`);
+  });
+});
