@@ -294,3 +294,20 @@ describe('edition preview', () => {
     expect(res.stderr).toContain(`Create one: cms edition preview ${edition.id} --create`);
   });
 });
+
+describe('job list', () => {
+  it("without --snapshot lists the hub's publishing jobs", async () => {
+    const { hubId, repoId, uri } = await contentSetup(api);
+    const jobs: string[] = [];
+    for (const label of ['one', 'two']) {
+      const made = await ok(api.post(`/content-repositories/${repoId}/content-items`, { label, body: itemBody(uri) }));
+      const snapshot = await ok(api.post(`/hubs/${hubId}/snapshots`, { comment: label, createdFrom: 'content-item', type: 'USER', contentRoot: made.id }));
+      jobs.push((await ok(api.post(`/snapshots/${snapshot.id}/publishing-jobs`, { scheduledDate: new Date(Date.now() + 86_400_000 * 400).toISOString() }))).id);
+    }
+    const res = await cms(['job', 'list', '--hub', hubId, '-o', 'json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).map((j: { id: string }) => j.id).sort()).toEqual([...jobs].sort());
+    const quiet = await cms(['job', 'list', '--hub', hubId, '-q']);
+    expect(quiet.stdout.trim().split('\n').sort()).toEqual([...jobs].sort());
+  });
+});
