@@ -311,3 +311,20 @@ describe('job list', () => {
     expect(quiet.stdout.trim().split('\n').sort()).toEqual([...jobs].sort());
   });
 });
+
+describe('cms api --query', () => {
+  it('on a collection that holds its items under _embedded, a query that finds nothing says where they are', async () => {
+    const res = await cms(['api', 'GET', '/hubs', '--query', '[].name']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stderr).toContain("warning: --query found nothing: it applies to the answer as sent, a collection whose items are under _embedded.hubs. Try --query '_embedded.hubs[].name'");
+    const fixed = await cms(['api', 'GET', '/hubs', '--query', '_embedded.hubs[].name']);
+    expect(fixed.stdout.split('\n')).toContain(hubName);
+    expect(fixed.stderr).toBe('');
+    const paginated = await cms(['api', 'GET', '/hubs', '--paginate', '--query', '[].name']);
+    expect(paginated.stdout.split('\n')).toContain(hubName);
+    const hyphen = await cms(['api', 'GET', `/hubs/${content.hubId}/content-repositories`, '--query', '[].name']);
+    expect(hyphen.stderr).toContain(`Try --query '_embedded."content-repositories"[].name'`);
+    const help = await cms(['api', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('--query applies to the answer as sent: a collection holds its items under _embedded.<key>');
+  });
+});
