@@ -167,7 +167,7 @@ bulk:Run a bulk job on many content items of a hub (assign-users, copy-items, pu
 cancel:Cancel a publishing job that has not run yet
 create:Schedule the publication of a snapshot
 get:Show a publishing job
-list:List the publishing jobs of a snapshot
+list:List publishing jobs\: a snapshot'\''s, or the hub'\''s
 wait:Wait until a publishing job finishes, showing its progress'
   'cms webhook' 'create:Create a webhook
 delete:Delete a webhook and its delivery log
@@ -357,7 +357,8 @@ _cms_opts=(
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
-  'cms folder create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+  'cms folder create' '--name:folder name (required)
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:content repository
 --parent:parent folder id'
   'cms folder delete' '-y:do not ask for confirmation
@@ -383,11 +384,11 @@ _cms_opts=(
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
---repo:original form\: destination repository of a single service copy (prints the copy)
+--repo:deprecated\: use --to-repo
 --label:label of the copy (default\: the source label)
 --version:version to copy (default\: latest)
 --name:body._meta.name of the copy
---folder:original form\: folder of the destination repository
+--folder:deprecated\: use --to-folder
 --locale:locale of the copy (default\: the source locale, if the destination accepts it)'
   'cms item create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:content repository (id or name); required
@@ -626,7 +627,8 @@ _cms_opts=(
   'cms job create' '--snapshot:snapshot to publish
 --at:when\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default now'
   'cms job get' ''
-  'cms job list' '--snapshot:snapshot whose jobs to list
+  'cms job list' '--snapshot:snapshot whose jobs to list (default\: every job of the hub)
+--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
   'cms job wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
@@ -971,6 +973,7 @@ _cms_vals=(
   'cms job bulk-status --hub' '@hubs'
   'cms job bulk --hub' '@hubs'
   'cms job bulk --repo' '@repositories'
+  'cms job list --hub' '@hubs'
   'cms webhook create --hub' '@hubs'
   'cms webhook create --method' 'POST PUT PATCH DELETE'
   'cms webhook delete --hub' '@hubs'
@@ -1102,7 +1105,7 @@ _cms_valopts=(
   'cms type unarchive' ' --hub '
   'cms type unassign' ' --hub --repo '
   'cms type update' ' --hub --label --body-file --set --set-string '
-  'cms folder create' ' --hub --repo --parent '
+  'cms folder create' ' --name --hub --repo --parent '
   'cms folder list' ' --hub --repo --parent --limit '
   'cms item bulk-update' ' --file '
   'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
@@ -1150,7 +1153,7 @@ _cms_valopts=(
   'cms job bulk-status' ' --hub '
   'cms job bulk' ' --hub --file --item --assignee --state --repo --timeout '
   'cms job create' ' --snapshot --at '
-  'cms job list' ' --snapshot --limit '
+  'cms job list' ' --snapshot --hub --limit '
   'cms job wait' ' --timeout --interval '
   'cms webhook create' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
   'cms webhook delete' ' --hub '

@@ -7,7 +7,7 @@ import type { Context } from './context.js';
  */
 export async function confirm(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
-  if (!ctx.io.canPrompt) throw new UsageError(`${question} Pass --yes to confirm (no terminal to ask on).`);
+  if (!ctx.io.canPrompt) throw new UsageError(`${question} Pass --yes to confirm.`, `Not asked: ${ctx.io.noPromptReason}.`);
   const { confirm: ask } = await import('@inquirer/prompts');
   const answer = await ask({ message: question, default: false }, { output: process.stderr, signal: ctx.signal });
   if (!answer) throw new UsageError('Cancelled; nothing was changed.');

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
 import { resolveConnection, type Connection } from '../config/resolve.js';
@@ -42,6 +43,9 @@ export class Context {
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.io = new IO({ color: globals.color, input: globals.input }, env);
+    // Every request in flight follows this signal (Ctrl-C), as do the work queues and retry
+    // sleeps: a bulk run at --concurrency 16 has more than Node's default 10 listeners on it.
+    setMaxListeners(0, this.abort.signal);
   }
 
   get signal(): AbortSignal {

@@ -20,6 +20,8 @@ export class IO {
   readonly isStderrTTY: boolean;
   readonly colorEnabled: boolean;
   readonly canPrompt: boolean;
+  /** Why prompts are off (for hints: "no prompt: --no-input was given"), undefined when they are on. */
+  readonly noPromptReason: string | undefined;
   readonly columns: number;
   private paint: Paint | null = null;
 
@@ -35,7 +37,16 @@ export class IO {
     this.isTTY = force || Boolean(stdout.isTTY);
     this.isStderrTTY = force || Boolean(stderr.isTTY);
     this.colorEnabled = this.isTTY && opts.color && !env.NO_COLOR;
-    this.canPrompt = opts.input && Boolean(stdin.isTTY) && this.isStderrTTY && !isCI(env);
+    this.noPromptReason = !opts.input
+      ? '--no-input was given'
+      : isCI(env)
+        ? `CI is set (CI=${env.CI})`
+        : !stdin.isTTY
+          ? 'stdin is not a terminal'
+          : !this.isStderrTTY
+            ? 'stderr is not a terminal'
+            : undefined;
+    this.canPrompt = this.noPromptReason === undefined;
     const forcedWidth = force && /^\d+$/.test(forced!) && Number(forced) > 1 ? Number(forced) : undefined;
     this.columns = forcedWidth ?? stdout.columns ?? 100;
   }

@@ -111,6 +111,9 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
     if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: commanderCode.replace('commander.', 'usage.'), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
+  // Ctrl-C at a prompt (@inquirer's ExitPromptError, or AbortPromptError when the run's signal
+  // aborted it): the user chose to stop, so no error text, exit 130.
+  if (isPromptInterrupt(err)) return ExitCode.INTERRUPTED;
   if (err instanceof CliError || (err as Error)?.name === 'AbortError') {
     const e = err instanceof CliError ? err : new Interrupted();
     if (asJson) {
@@ -130,6 +133,11 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   io.err(`error: unexpected failure: ${(err as Error)?.message ?? String(err)}\n`);
   io.err(debug ? `${(err as Error)?.stack ?? ''}\n` : '  Run again with --debug for details, and report it if it persists.\n');
   return ExitCode.FAILURE;
+}
+
+function isPromptInterrupt(err: unknown): boolean {
+  const name = (err as Error)?.name;
+  return name === 'ExitPromptError' || name === 'AbortPromptError';
 }
 
 interface JsonError {

@@ -21,9 +21,11 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 export default defineCommand<Opts>({
   summary: 'Make a raw request to the service (like gh api)',
   description:
-    'Sends one authenticated request and prints the answer as the service sent it (with _links). Paths may be given as /hubs (the /v2/content prefix is added), /v2/content/..., or an absolute URL. {hub} in the path is the current hub id (--hub, CMS_HUB, the profile hub, or the only hub) and {repo} the repository of --repo, as gh api fills {owner}. -F fields are typed (numbers, booleans, null, JSON), -f fields are strings; for GET they become query parameters, otherwise the JSON body. Dotted names build nested objects.',
+    'Sends one authenticated request and prints the answer as the service sent it (with _links). Paths may be given as /hubs (the /v2/content prefix is added), /v2/content/..., or an absolute URL. {hub} in the path is the current hub id (--hub, CMS_HUB, the profile hub, or the only hub) and {repo} the repository of --repo, as gh api fills {owner}. -F fields are typed (numbers, booleans, null, JSON), -f fields are strings; for GET they become query parameters, otherwise the JSON body. Dotted names build nested objects. ' +
+    '--query applies to the answer as sent: a collection holds its items under _embedded.<key> (--query "_embedded.hubs[].name"), while with --paginate the answer is the items as one array (--query "[].name"). A query that finds nothing in a collection says on stderr where its items are.',
   examples: [
     'cms api GET /hubs',
+    'cms api GET /hubs --query "_embedded.hubs[].name"',
     'cms api POST /hubs -f name=demo -f label="Demo hub"',
     'cms api PATCH /content-items/<id> -F version=3 -f label="New label"',
     'cms api GET /hubs/{hub}/content-repositories --hub demo --paginate --query "[].name"',
@@ -80,6 +82,7 @@ export default defineCommand<Opts>({
       ctx.io.out('\n');
     }
     if (res.data === undefined) return;
+    if (ctx.globals.query) await explainEmptyQuery(ctx.io, res.data, ctx.globals.query);
     return { kind: 'item', data: res.data, raw: true };
   },
 });
@@ -103,4 +106,25 @@ function rawAssignment(field: string): string {
   const eq = field.indexOf('=');
   if (eq <= 0) throw new UsageError(`-f needs key=value, got '${field}'`);
   return `${field.slice(0, eq)}=${JSON.stringify(field.slice(eq + 1))}`;
+}
+
+/**
+ * --query runs on the answer as sent; on a HAL collection `[].name` finds nothing because the items
+ * sit under _embedded.<key>. Say so, with the query that would work.
+ */
+async function explainEmptyQuery(io: { warn(message: string): void }, data: unknown, expression: string): Promise<void> {
+  const embedded = (data as { _embedded?: Record<string, unknown> } | null)?._embedded;
+  const key = embedded && typeof embedded === 'object' ? Object.keys(embedded)[0] : undefined;
+  if (!key) return;
+  const { default: jmespath } = await import('jmespath');
+  let found: unknown;
+  try {
+    found = jmespath.search(data as never, expression);
+  } catch {
+    return; // the renderer reports the bad expression
+  }
+  if (found !== null && found !== undefined && !(Array.isArray(found) && !found.length)) return;
+  const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : JSON.stringify(key);
+  const rewritten = `_embedded.${name}${expression.startsWith('[') ? '' : '.'}${expression}`;
+  io.warn(`--query found nothing: it applies to the answer as sent, a collection whose items are under _embedded.${key}. Try --query '${rewritten}', or --paginate to get the items as one array.`);
 }

@@ -76,7 +76,7 @@ async function askForMissing(ctx: Context, profile: Profile): Promise<void> {
     !profile.clientSecret && '--client-secret (or --client-secret-stdin)',
   ].filter(Boolean) as string[];
   if (!missing.length) return;
-  if (!ctx.io.canPrompt) throw new UsageError(`Missing ${missing.join(', ')}`, 'Give them as flags (no terminal to ask on), or use --sandbox for the embedded sandbox.');
+  if (!ctx.io.canPrompt) throw new UsageError(`Missing ${missing.join(', ')}`, `Give them as flags (not asked: ${ctx.io.noPromptReason}), or use --sandbox for the embedded sandbox.`);
   const { input, password } = await import('@inquirer/prompts');
   const io = { output: process.stderr, signal: ctx.signal };
   profile.apiUrl ??= await input({ message: 'API URL (e.g. https://api.example.com, or "sandbox"):', required: true }, io);

@@ -71,7 +71,7 @@ export class ApiError extends CliError {
     readonly errors: ApiErrorEntry[],
     readonly retryAfterMs?: number,
   ) {
-    super(describe(status, errors), exitCodeFor(status), hintFor(status));
+    super(describe(status, errors), exitCodeFor(status), CODE_HINTS[errors[0]?.code ?? ''] ?? hintFor(status));
   }
 
   get code(): string | undefined {
@@ -84,6 +84,15 @@ function exitCodeFor(status: number): number {
   if (status === 400 || status === 405 || status === 415 || status === 422) return ExitCode.USAGE;
   return ExitCode.FAILURE;
 }
+
+/** What to do about a refusal, as a cms command (the service's message says what is wrong). */
+const CODE_HINTS: Record<string, string> = {
+  CONTENT_DELIVERY_2_NOT_ENABLED: 'Enable it with `cms admin enable content-delivery-2` (add --hub <hub> for another hub).',
+  SEARCH_INDEX_MODULE_DISABLED: 'Enable it with `cms admin enable search-index` (add --hub <hub> for another hub).',
+  EDITION_IS_EMPTY: 'Assign a slot (`cms edition slots <edition> --add <slot>`) or add a snapshot (`cms edition content <edition> --add-snapshot <snapshot>`).',
+  EDITION_HAS_INVALID_SLOTS: 'Fill every slot link: `cms edition slot-content <edition> <edition-slot> --snapshot <snapshot>`.',
+  EDITION_HAS_CONFLICTS: 'Choose a version for each item: `cms edition resolve <edition> --item <item> --version <n>` (see `cms edition conflicts <edition>`).',
+};
 
 function hintFor(status: number): string | undefined {
   if (status === 401) return 'Check the credentials of the profile (cms profile show) or log in again (cms login).';

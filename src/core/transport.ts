@@ -54,6 +54,10 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
   return {
     kind: 'embedded',
     send: async (req) => {
+      // The service answers in-process without waiting on I/O: yield to the event loop first, so
+      // a signal (Ctrl-C) is handled between requests rather than after a whole bulk run.
+      await new Promise((resolve) => setImmediate(resolve));
+      req.signal?.throwIfAborted();
       try {
         const reply = await sandbox.service.handle(plainRequest(req.method, req.url, req.headers, req.body));
         return { status: reply.status, headers: new HeaderMap(reply.headers), text: async () => reply.body ?? '', discard: async () => {} };

@@ -8,6 +8,8 @@ export interface Check {
   level: 'ERROR' | 'WARNING';
   problem?: string;
   fix?: string;
+  /** The code the service's refusal gives this problem (a warning the planner accepted is not asked about again). */
+  code?: string;
 }
 
 export interface EditionDates {
@@ -21,6 +23,9 @@ export interface EditionDates {
 export interface EventFacts {
   name: string;
   status: string;
+  /** The event's window: an edition must lie within it (the service refuses a move out of it). */
+  start?: string;
+  end?: string;
 }
 
 /** The listings the checks read; null when the service did not answer one. */
@@ -42,7 +47,6 @@ export function overlapsOf<T extends EditionDates>(edition: Pick<EditionDates, '
 
 /** Every precondition: event, content, slots, conflicts, collisions, then the time checks. */
 export function preconditions(edition: EditionDates, event: EventFacts, facts: EditionFacts, now: number, overlaps: EditionDates[] | null): Check[] {
-  const base = `/editions/${edition.id}`;
   const { slots, contents, conflicts, collisions } = facts;
   const invalid = (slots ?? []).filter((s) => s.status === 'INVALID');
   const open = (conflicts ?? []).filter((c) => c.resolvedVersion === undefined);
@@ -57,23 +61,24 @@ export function preconditions(edition: EditionDates, event: EventFacts, facts: E
       label: 'has content',
       level: 'ERROR',
       problem: slots === null || contents === null ? unknown() : slots.length + contents.length ? undefined : 'the edition has no slot and no content snapshot',
-      fix: `assign a slot (POST ${base}/slots) or add a snapshot (POST ${base}/contents)`,
+      fix: `assign a slot (cms edition slots ${edition.id} --add <slot>) or add a snapshot (cms edition content ${edition.id} --add-snapshot <snapshot>)`,
     },
     {
       label: 'every slot is VALID',
       level: 'ERROR',
       problem: slots === null ? unknown() : invalid.length ? `${invalid.length} INVALID slot(s): ${invalid.map((s) => `${s.slotLabel} (${s.slotId})`).join(', ')}` : undefined,
-      fix: 'choose a snapshot for every empty link of the slot content (PUT …/slots/<id>/content)',
+      fix: `choose a snapshot for every empty link: cms edition slot-content ${edition.id} <edition-slot> --snapshot <snapshot>`,
     },
     {
       label: 'no unresolved conflicts',
       level: 'ERROR',
       problem: conflicts === null ? unknown() : open.length ? `${open.length} item(s) at different versions: ${open.map((c) => `${c.label || c.id} (versions ${versionsOf(c)})`).join(', ')}` : undefined,
-      fix: `choose a version for each: POST ${base}/conflicts/resolve`,
+      fix: `choose a version for each: cms edition resolve ${edition.id} --item <item> --version <n>`,
     },
     {
       label: 'no slot collisions',
       level: 'WARNING',
+      code: 'EDITION_CONTAINS_SLOT_COLLISIONS',
       problem:
         collisions === null
           ? unknown()
@@ -82,12 +87,15 @@ export function preconditions(edition: EditionDates, event: EventFacts, facts: E
             : undefined,
       fix: 'the later-starting edition wins the slot while both run; move or change one, or schedule with --ignore-warnings',
     },
-    ...timeChecks(edition, now, overlaps),
+    ...timeChecks(edition, now, overlaps, event),
   ];
 }
 
-/** The checks that depend on the edition's dates: a start in the future, and scheduled editions overlapping it. */
-export function timeChecks(edition: Pick<EditionDates, 'start'>, now: number, overlaps: EditionDates[] | null): Check[] {
+/**
+ * The checks that depend on the edition's dates: a start in the future, within its event's
+ * window, and scheduled editions overlapping it.
+ */
+export function timeChecks(edition: Pick<EditionDates, 'start' | 'end'>, now: number, overlaps: EditionDates[] | null, event?: EventFacts): Check[] {
   return [
     {
       label: START_CHECK,
@@ -95,17 +103,33 @@ export function timeChecks(edition: Pick<EditionDates, 'start'>, now: number, ov
       problem: Date.parse(edition.start) > now ? undefined : `it starts at ${edition.start}, before the service's now (${new Date(now).toISOString()})`,
       fix: 'pick a later start date below (or --start +1h)',
     },
+    ...(event?.start && event.end ? [windowCheck(edition, { ...event, start: event.start, end: event.end })] : []),
     {
       label: 'no scheduled edition overlaps it',
       level: 'WARNING',
+      code: 'EDITION_SCHEDULE_OVERLAP',
       problem: overlaps === null ? unknown() : overlaps.length ? overlaps.map((o) => `'${o.name}' (${o.publishingStatus}, ${o.start} – ${o.end})`).join(', ') : undefined,
       fix: 'items both publish go live at the later start; check they agree, or schedule with --ignore-warnings',
     },
   ];
 }
 
-/** The checks that stop scheduling before anything is sent (a start in the past is settled by the date question). */
-export const blockingChecks = (checks: Check[]): Check[] => checks.filter((c) => c.problem && c.level === 'ERROR' && c.label !== START_CHECK);
+export const WINDOW_CHECK = "within its event's dates";
+
+/** The service refuses an edition that starts before its event or ends after it (400 on the move). */
+function windowCheck(edition: Pick<EditionDates, 'start' | 'end'>, event: EventFacts & { start: string; end: string }): Check {
+  return { label: WINDOW_CHECK, level: 'ERROR', problem: windowProblem(edition, event), fix: `keep the edition between ${event.start} and ${event.end}, or change the event's dates (cms event update)` };
+}
+
+/** What puts an edition outside its event's window, if anything. */
+export function windowProblem(edition: Pick<EditionDates, 'start' | 'end'>, event: { name: string; start: string; end: string }): string | undefined {
+  if (Date.parse(edition.start) < Date.parse(event.start)) return `it starts at ${edition.start}, before event '${event.name}' starts (${event.start})`;
+  if (Date.parse(edition.end) > Date.parse(event.end)) return `it ends at ${edition.end}, after event '${event.name}' ends (${event.end})`;
+  return undefined;
+}
+
+/** The checks that stop scheduling before anything is sent (the dates are settled by the date question that follows). */
+export const blockingChecks = (checks: Check[]): Check[] => checks.filter((c) => c.problem && c.level === 'ERROR' && c.label !== START_CHECK && c.label !== WINDOW_CHECK);
 
 const unknown = () => 'could not be checked (the service did not answer)';
 const versionsOf = (c: { versions?: { version: number }[] }) => [...new Set((c.versions ?? []).map((v) => v.version))].join(', ');

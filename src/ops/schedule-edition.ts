@@ -5,7 +5,7 @@
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, ExitCode, UsageError, type ApiErrorEntry } from '../core/errors.js';
 import { resolveDate, serviceNow } from '../cli/dates.js';
-import { IN_PUBLICATION, blockingChecks, overlapsOf, preconditions, timeChecks, type Check } from './schedule-checks.js';
+import { IN_PUBLICATION, blockingChecks, overlapsOf, preconditions, timeChecks, windowProblem, type Check } from './schedule-checks.js';
 
 export interface Choice<T> {
   name: string;
@@ -24,6 +24,8 @@ export interface ScheduleDeps {
   client: ApiClient;
   /** null: never ask (missing values are a usage error). */
   prompts: Prompts | null;
+  /** Why prompts is null (--yes, --no-input, CI, no terminal), for the hint. */
+  noPromptReason?: string;
   /** Chatter for the planner (stderr). */
   say(line: string): void;
   /** The hub to pick an event from. */
@@ -66,6 +68,8 @@ interface EventView extends Links {
 
 export interface ScheduleResult {
   edition: EditionView;
+  /** false when the planner declined (nothing changed). */
+  scheduled: boolean;
   job?: { id: string; state: string; scheduledDate: string };
 }
 
@@ -78,17 +82,37 @@ export async function scheduleEdition(deps: ScheduleDeps, request: ScheduleReque
   const edition = await draftToSchedule(deps, request);
   // The checklist and the questions are for a planner at a terminal; without one, the service's
   // answer to the schedule request lists every problem.
-  const event = deps.prompts ? await reviewPreconditions(deps, edition) : null;
-  const window = await chooseWindow(deps, edition, request.start);
-  if (event) await confirmSchedule(deps, edition, window, event);
+  const review = deps.prompts ? await reviewPreconditions(deps, edition) : null;
+  const event = review?.event ?? (request.start !== undefined ? await deps.client.get<EventView>(`/events/${edition.eventId}`) : null);
+  const window = await chooseWindow(deps, edition, request.start, event);
+  let accepted = new Set<string>();
+  if (review) {
+    const confirmed = await confirmSchedule(deps, edition, window, review);
+    if (!confirmed) return notScheduled(deps, edition);
+    accepted = confirmed.accepted;
+  }
   const moved = window.start === edition.start ? edition : await moveTo(deps, edition, window);
+  let scheduled: boolean;
   try {
-    await submit(deps, moved, request.ignoreWarnings ?? false);
+    scheduled = await submit(deps, moved, request.ignoreWarnings ?? false, accepted);
   } catch (err) {
-    if (moved !== edition) await moveTo(deps, moved, edition).catch(() => deps.say(`Could not move '${edition.name}' back to ${edition.start}; check its dates.`));
+    await moveBack(deps, moved, edition);
     throw err;
   }
+  if (!scheduled) {
+    await moveBack(deps, moved, edition);
+    return notScheduled(deps, edition);
+  }
   return result(deps, edition.id);
+}
+
+async function moveBack(deps: ScheduleDeps, moved: EditionView, edition: EditionView): Promise<void> {
+  if (moved !== edition) await moveTo(deps, moved, edition).catch(() => deps.say(`Could not move '${edition.name}' back to ${edition.start}; check its dates.`));
+}
+
+/** The planner declined: nothing changed, and that is not an error (exit 0). */
+async function notScheduled(deps: ScheduleDeps, edition: EditionView): Promise<ScheduleResult> {
+  return { edition: await deps.client.get<EditionView>(`/editions/${edition.id}`), scheduled: false };
 }
 
 async function draftToSchedule(deps: ScheduleDeps, request: ScheduleRequest): Promise<EditionView> {
@@ -103,7 +127,7 @@ async function draftToSchedule(deps: ScheduleDeps, request: ScheduleRequest): Pr
  * Shows every precondition and stops (exit 1, nothing changed) when one that only the planner can
  * fix fails. A start in the past is not one: the date question comes next.
  */
-async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Promise<EventView> {
+async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Promise<{ event: EventView; checks: Check[] }> {
   const event = await deps.client.get<EventView>(`/events/${edition.eventId}`);
   const checks = await checklist(deps.client, edition, event);
   showChecklist(deps, edition, checks);
@@ -111,14 +135,30 @@ async function reviewPreconditions(deps: ScheduleDeps, edition: EditionView): Pr
   if (blocking.length) {
     throw new CliError(`'${edition.name}' cannot be scheduled yet: ${blocking.map((c) => c.label).join('; ')}`, ExitCode.FAILURE, 'Fix what the checklist above names, then run again. Nothing was changed.');
   }
-  return event;
+  return { event, checks };
 }
 
-async function confirmSchedule(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }, event: EventView): Promise<void> {
+/**
+ * The one question before anything changes. With new dates the time checks are shown again (an
+ * error there stops here); warnings shown are accepted with the answer, not asked about again.
+ * Returns the accepted warning codes, or null when the planner declines.
+ */
+async function confirmSchedule(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }, review: { event: EventView; checks: Check[] }): Promise<{ accepted: Set<string> } | null> {
   const moved = window.start !== edition.start;
-  if (moved) showChecklist(deps, { ...edition, ...window }, await timeChecksFor(deps.client, { ...edition, ...window }, event), 'With the new dates');
+  let shown = review.checks;
+  if (moved) {
+    const timed = await timeChecksFor(deps.client, { ...edition, ...window }, review.event);
+    showChecklist(deps, { ...edition, ...window }, timed, 'With the new dates');
+    const errors = timed.filter((c) => c.problem && c.level === 'ERROR');
+    if (errors.length) throw new CliError(`'${edition.name}' cannot be scheduled at ${window.start}: ${errors.map((c) => c.problem).join('; ')}`, ExitCode.FAILURE, 'Pick another start date. Nothing was changed.');
+    // The time checks shown last replace the first ones.
+    shown = [...review.checks.filter((c) => !timed.some((t) => t.label === c.label)), ...timed];
+  }
+  const warnings = shown.filter((c) => c.problem && c.level === 'WARNING');
   const when = moved ? `${window.start} (moved from ${edition.start}; ends ${window.end})` : window.start;
-  if (!(await deps.prompts!.confirm({ message: `Schedule '${edition.name}' to publish at ${when}?`, default: true }))) throw new UsageError('Cancelled; nothing was changed.');
+  const despite = warnings.length ? `, despite the ${warnings.length === 1 ? 'warning' : `${warnings.length} warnings`} above` : '';
+  if (!(await deps.prompts!.confirm({ message: `Schedule '${edition.name}' to publish at ${when}${despite}?`, default: !warnings.length }))) return null;
+  return { accepted: new Set(warnings.flatMap((c) => (c.code ? [c.code] : []))) };
 }
 
 async function moveTo(deps: ScheduleDeps, edition: EditionView, window: { start: string; end: string }): Promise<EditionView> {
@@ -130,7 +170,8 @@ async function moveTo(deps: ScheduleDeps, edition: EditionView, window: { start:
 async function pickEdition(deps: ScheduleDeps, eventFlag: string | undefined): Promise<string> {
   const { client, prompts } = deps;
   if (!prompts) {
-    throw new UsageError('Missing the edition to schedule: <edition>', 'Give its id (cms edition schedule <edition>), or run on a terminal without --yes to pick it.');
+    const why = deps.noPromptReason ? `; not asked: ${deps.noPromptReason}` : '';
+    throw new UsageError('Missing the edition to schedule: <edition>', `Give its id (cms edition schedule <edition>), or run on a terminal without --yes to pick it${why}.`);
   }
   const eventId = eventFlag ? await deps.eventId(eventFlag) : await pickEvent(deps);
   const drafts: EditionView[] = [];
@@ -161,7 +202,7 @@ async function checklist(client: ApiClient, edition: EditionView, event: EventVi
 
 /** The checks that depend on the edition's dates, for a moved edition. */
 async function timeChecksFor(client: ApiClient, edition: Pick<EditionView, 'id' | 'start' | 'end'>, event: EventView): Promise<Check[]> {
-  return timeChecks(edition, await serviceNow(client), await overlapping(client, edition, event));
+  return timeChecks(edition, await serviceNow(client), await overlapping(client, edition, event), event);
 }
 
 /** Scheduled editions of the hub whose time range overlaps the edition's (GET /hubs/{hub}/editions by range). */
@@ -205,16 +246,31 @@ function showChecklist(deps: ScheduleDeps, edition: Pick<EditionView, 'name' | '
  * The edition's window after the start date is settled: --start, else (asking) the date typed,
  * else its own. A new start moves the whole window, keeping its length.
  */
-async function chooseWindow(deps: ScheduleDeps, edition: EditionView, startFlag: string | undefined): Promise<{ start: string; end: string }> {
+async function chooseWindow(deps: ScheduleDeps, edition: EditionView, startFlag: string | undefined, event: EventView | null): Promise<{ start: string; end: string }> {
   const { client, prompts } = deps;
+  const length = Date.parse(edition.end) - Date.parse(edition.start);
+  const windowAt = (start: string) => ({ start, end: start === edition.start ? edition.end : new Date(Date.parse(start) + length).toISOString() });
   let start = edition.start;
-  if (startFlag !== undefined) start = await resolveDate(client, startFlag, '--start');
-  else if (prompts) {
-    const typed = await prompts.input({ message: 'Publish at (ISO date-time or +<duration> from now)', default: edition.start, validate: (value) => futureDateProblem(client, value) });
+  if (startFlag !== undefined) {
+    start = await resolveDate(client, startFlag, '--start');
+    const problem = event && windowProblem(windowAt(start), event);
+    if (problem) throw new UsageError(`--start ${startFlag} moves '${edition.name}' out of its event: ${problem}`, `The edition lasts ${duration(length)}: start it between ${event!.start} and ${new Date(Date.parse(event!.end) - length).toISOString()}.`);
+  } else if (prompts) {
+    const validate = async (value: string) => {
+      const future = await futureDateProblem(client, value);
+      if (future !== true) return future;
+      const problem = event && windowProblem(windowAt(await resolveDate(client, value.trim(), 'The date')), event);
+      return problem ? `The edition would not fit its event: ${problem}` : true;
+    };
+    const typed = await prompts.input({ message: 'Publish at (ISO date-time or +<duration> from now)', default: edition.start, validate });
     start = await resolveDate(client, typed.trim(), 'The date');
   }
-  const length = Date.parse(edition.end) - Date.parse(edition.start);
-  return { start, end: start === edition.start ? edition.end : new Date(Date.parse(start) + length).toISOString() };
+  return windowAt(start);
+}
+
+function duration(ms: number): string {
+  const hours = ms / 3_600_000;
+  return hours >= 48 && Number.isInteger(hours / 24) ? `${hours / 24} days` : `${Math.round(hours * 10) / 10} h`;
 }
 
 /** true for a date the edition can start at (after the service's now), else what is wrong with it. */
@@ -228,19 +284,22 @@ async function futureDateProblem(client: ApiClient, value: string): Promise<stri
 }
 
 /**
- * POST …/schedule. A 409 lists every problem (level and code) and fails (exit 1); when there are
- * only warnings, a planner at a terminal may schedule anyway.
+ * POST …/schedule. A 409 lists every problem (level and code) and fails (exit 1). When there are
+ * only warnings: those the planner accepted at the confirmation are passed without asking again;
+ * others are asked about once. false when the planner declines.
  */
-async function submit(deps: ScheduleDeps, edition: EditionView, ignoreWarnings: boolean): Promise<void> {
+async function submit(deps: ScheduleDeps, edition: EditionView, ignoreWarnings: boolean, accepted: ReadonlySet<string>): Promise<boolean> {
   try {
     await deps.client.post(`/editions/${edition.id}/schedule`, { lastModifiedDate: edition.lastModifiedDate }, { query: { ignoreWarnings: ignoreWarnings ? 'true' : undefined } });
+    return true;
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
     const onlyWarnings = err.errors.length > 0 && err.errors.every((e) => e.level === 'WARNING');
     const refusal = refused(err.errors, onlyWarnings);
+    if (onlyWarnings && err.errors.every((e) => e.code && accepted.has(e.code))) return submit(deps, edition, true, accepted);
     if (onlyWarnings && deps.prompts) {
       deps.say(refusal.message);
-      if (await deps.prompts.confirm({ message: 'Schedule anyway, ignoring these warnings?', default: false })) return submit(deps, edition, true);
+      return (await deps.prompts.confirm({ message: 'Schedule anyway, ignoring these warnings?', default: false })) && submit(deps, edition, true, accepted);
     }
     throw refusal;
   }
@@ -271,11 +330,11 @@ async function result(deps: ScheduleDeps, editionId: string): Promise<ScheduleRe
   const edition = await deps.client.get<EditionView>(`/editions/${editionId}`);
   if (!edition.publishingJobId) {
     deps.say(`'${edition.name}' is ${edition.publishingStatus}; its publishing job is being prepared.`);
-    return { edition };
+    return { edition, scheduled: true };
   }
   const job = await deps.client.get<{ id: string; state: string; scheduledDate: string }>(`/publishing-jobs/${edition.publishingJobId}`);
   deps.say(`'${edition.name}' is ${edition.publishingStatus}: publishing job ${job.id} is ${job.state}, due ${job.scheduledDate}.`);
-  return { edition, job: { id: job.id, state: job.state, scheduledDate: job.scheduledDate } };
+  return { edition, scheduled: true, job: { id: job.id, state: job.state, scheduledDate: job.scheduledDate } };
 }
 
 /** The real prompts, on stderr (stdout stays for data), cancelled with Ctrl-C. */

@@ -114,7 +114,7 @@ const DELIVERY_KEY_MAX = 150;
  */
 export function checkDeliveryKey(db: Db, hubId: string, itemId: string, key: string, property = 'deliveryKey'): void {
   if (!hubs(db).get(hubId)?.modules.includes(HUB_MODULES['content-delivery-2'])) {
-    throw badRequest('Delivery keys need the Content Delivery 2 module; enable it with POST /admin/hubs/{hubId}/modules/content-delivery-2', {
+    throw badRequest('Delivery keys need the Content Delivery 2 module, which is not enabled on the hub (an administrator enables it)', {
       code: 'CONTENT_DELIVERY_2_NOT_ENABLED',
       entity: 'ContentItem',
       property,

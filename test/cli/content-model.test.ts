@@ -142,9 +142,9 @@ describe('cms schema, type, folder and workflow', () => {
   });
 
   it('folder create, list, rename and delete, at the top and nested', async () => {
-    const top = await home.json(['folder', 'create', 'Campaigns', '--repo', 'content']);
+    const top = await home.json(['folder', 'create', '--name', 'Campaigns', '--repo', 'content']);
     expect(top).toMatchObject({ name: 'Campaigns', parentId: null, contentRepositoryId: repoId });
-    const child = await home.json(['folder', 'create', 'Spring', '--parent', top.id]);
+    const child = await home.json(['folder', 'create', '--name', 'Spring', '--parent', top.id]);
     expect(child.parentId).toBe(top.id);
     expect(await home.json(['folder', 'list', '--repo', 'content', '--query', '[].name'])).toEqual(['Campaigns']);
     const piped = await home.run(['folder', 'list', '--parent', top.id]);
@@ -161,7 +161,7 @@ describe('cms schema, type, folder and workflow', () => {
     expect((await home.run(['folder', 'delete', child.id, '--yes'])).exitCode).toBe(0);
     expect((await home.run(['folder', 'get', child.id])).exitCode).toBe(1);
     expect((await home.run(['folder', 'list'])).exitCode).toBe(2);
-    expect((await home.run(['folder', 'create', 'X', '--repo', 'content', '--parent', top.id])).exitCode).toBe(2);
+    expect((await home.run(['folder', 'create', '--name', 'X', '--repo', 'content', '--parent', top.id])).exitCode).toBe(2);
   });
 
   it('workflow create, list, get by label, update, and assign to and unassign from an item', async () => {

@@ -138,7 +138,7 @@ describe('the guided flow (scripted answers)', () => {
         `  ! no scheduled edition overlaps it: 'Already on' (SCHEDULED, ${in2099(3)} – ${in2099(4)})`,
       ]),
     );
-    expect(said.some((l) => l.includes('fix: choose a version for each: POST'))).toBe(true);
+    expect(said).toContain(`      fix: choose a version for each: cms edition resolve ${target.id} --item <item> --version <n>`);
     expect(error).toBeInstanceOf(CliError);
     expect(error!.exitCode).toBe(ExitCode.FAILURE);
     expect(error!.message).toBe("'Target' cannot be scheduled yet: every slot is VALID; no unresolved conflicts");
@@ -157,7 +157,7 @@ describe('the guided flow (scripted answers)', () => {
       expect.arrayContaining([
         "  ✗ event 'Closing' is active: the event is archived: its editions cannot be scheduled",
         '  ✗ has content: the edition has no slot and no content snapshot',
-        `      fix: assign a slot (POST /editions/${edition.id}/slots) or add a snapshot (POST /editions/${edition.id}/contents)`,
+        `      fix: assign a slot (cms edition slots ${edition.id} --add <slot>) or add a snapshot (cms edition content ${edition.id} --add-snapshot <snapshot>)`,
       ]),
     );
     expect(error!.exitCode).toBe(ExitCode.FAILURE);
@@ -189,20 +189,20 @@ describe('the guided flow (scripted answers)', () => {
     expect(said).toContain(`With the new dates 'Launch' (${in2099(6, 10)} – ${in2099(6, 12)}):`);
   });
 
-  it('declining the confirmation changes nothing', async () => {
+  it('declining the confirmation changes nothing, and is not an error', async () => {
     const event = await createEvent(api, setup.hubId, { name: 'Autumn' });
     const edition = await editionWithSnapshot(setup, event.id, { name: 'Maybe', start: in2099(9), end: in2099(9, 2) });
     const prompts = new ScriptedPrompts([
       step('input', /^Publish at/, () => in2099(9, 5)),
       step('confirm', /^Schedule 'Maybe'/, () => false),
     ]);
-    const { error } = await run(setup, { edition: edition.id }, prompts);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error!.message).toBe('Cancelled; nothing was changed.');
+    const { result, error } = await run(setup, { edition: edition.id }, prompts);
+    expect(error).toBeUndefined();
+    expect(result!.scheduled).toBe(false);
     expect((await api.get(`/editions/${edition.id}`)).body).toMatchObject({ publishingStatus: 'DRAFT', start: in2099(9), lastModifiedDate: edition.lastModifiedDate });
   });
 
-  it('when the service answers only warnings, the planner may schedule anyway', async () => {
+  it('warnings the checklist showed are accepted with the one confirmation', async () => {
     const event = await createEvent(api, setup.hubId, { name: 'Winter' });
     const slot = await createSlot(api, setup, 'Shared banner');
     const [mine, other] = [await createEdition(api, event.id, { name: 'Mine', start: in2099(11), end: in2099(11, 5) }), await createEdition(api, event.id, { name: 'Other', start: in2099(11, 2), end: in2099(11, 6) })];
@@ -212,12 +212,11 @@ describe('the guided flow (scripted answers)', () => {
     }
     const prompts = new ScriptedPrompts([
       step('input', /^Publish at/, (q) => q.default),
-      step('confirm', /^Schedule 'Mine' to publish at/, () => true),
-      step('confirm', /^Schedule anyway, ignoring these warnings\?$/, () => true),
+      step('confirm', /^Schedule 'Mine' to publish at .*, despite the warning above\?$/, () => true),
     ]);
     const { result, said } = await run(setup, { edition: mine.id }, prompts);
     expect(said).toContain("  ! no slot collisions: Shared banner is also in 'Other'");
-    expect(said.find((l) => l.startsWith('Scheduling was refused:'))).toMatch(/WARNING EDITION_CONTAINS_SLOT_COLLISIONS: .*\(Shared banner\)/);
+    expect(said.find((l) => l.startsWith('Scheduling was refused:'))).toBeUndefined();
     expect(result!.edition.publishingStatus).toBe('SCHEDULED');
   });
 });

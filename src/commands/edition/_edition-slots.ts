@@ -15,6 +15,7 @@ export const CONFLICT_COLUMNS = [
 
 export interface EditionSlot {
   id: string;
+  editionId: string;
   slotId: string;
   lastModifiedDate: string;
   content: { body: Record<string, unknown> & { _meta?: Record<string, unknown> } };

@@ -1,7 +1,8 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand } from '../../cli/define.js';
 import { yesOption } from '../../cli/options.js';
-import { UsageError } from '../../core/errors.js';
+import type { ApiClient } from '../../core/client.js';
+import { ApiError, NotFound, UsageError } from '../../core/errors.js';
 import { col, done, item } from '../../output/result.js';
 
 const PREVIEW_COLUMNS = [col('edition', 'editionId'), col('type'), col('snapshots', (p: { snapshotIds: string[] }) => p.snapshotIds.join(', ')), col('created', 'createdDate'), col('by', 'createdBy')];
@@ -31,6 +32,17 @@ export default defineCommand<{ create?: boolean; type: string; delete?: boolean;
       const edition = await client.get<{ lastModifiedDate: string }>(`/editions/${args.edition}`);
       return item(await client.post(href, { lastModifiedDate: edition.lastModifiedDate, type: opts.type }), PREVIEW_COLUMNS);
     }
-    return item(await client.get(href), PREVIEW_COLUMNS);
+    return item(await existingPreview(client, args.edition), PREVIEW_COLUMNS);
   },
 });
+
+/** The preview; an edition without one is told how to make it (a 404 alone does not say which is missing). */
+async function existingPreview(client: ApiClient, editionId: string): Promise<unknown> {
+  try {
+    return await client.get(`/editions/${editionId}/preview`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+    const edition = await client.get<{ name: string }>(`/editions/${editionId}`);
+    throw new NotFound(`Edition '${edition.name}' has no preview`, `Create one: cms edition preview ${editionId} --create`);
+  }
+}

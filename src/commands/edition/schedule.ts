@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption, yesOption } from '../../cli/options.js';
-import { col, item } from '../../output/result.js';
+import { col, done, item } from '../../output/result.js';
 import { scheduleEdition, terminalPrompts } from '../../ops/schedule-edition.js';
 import { EDITION_COLUMNS, resolveEventId } from '../event/_shared.js';
 
@@ -30,10 +30,11 @@ export default defineCommand<Opts>({
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.signal) : null;
-    const { edition, job } = await scheduleEdition(
-      { client, prompts, say: (line) => ctx.io.note(line), hubId: () => ctx.hubId(opts.hub, client), eventId: (value) => resolveEventId(ctx, client, value, opts.hub) },
+    const { edition, job, scheduled } = await scheduleEdition(
+      { client, prompts, noPromptReason: opts.yes ? '--yes was given' : ctx.io.noPromptReason, say: (line) => ctx.io.note(line), hubId: () => ctx.hubId(opts.hub, client), eventId: (value) => resolveEventId(ctx, client, value, opts.hub) },
       { edition: args.edition, event: opts.event, start: opts.start, ignoreWarnings: opts.ignoreWarnings },
     );
+    if (!scheduled) return done(`Not scheduled: '${edition.name}' is unchanged.`, edition);
     return item({ ...edition, publishingJob: job ?? null }, [...EDITION_COLUMNS, col('job', 'publishingJobId'), col('job state', 'publishingJob.state')]);
   },
 });

@@ -24,8 +24,33 @@ async function contentFor(client: ApiClient, slot: EditionSlot, opts: Options): 
     const file = await readJsonObject(opts.bodyFile);
     return 'body' in file ? file : { body: file };
   }
+  await checkProperty(client, slot, opts.property);
   const links = await Promise.all(opts.snapshot!.map((id) => snapshotLink(client, id)));
   return { body: { ...slot.content.body, [opts.property]: links.length === 1 ? links[0] : links } };
+}
+
+/**
+ * Refuses a --property the slot's schema does not have (the service stores any field, and a link
+ * in a field the slot type does not know would leave the slot VALID but its content unseen).
+ */
+async function checkProperty(client: ApiClient, slot: EditionSlot, property: string): Promise<void> {
+  const slotItem = await client.get<{ body?: { _meta?: { schema?: string } } }>(`/content-items/${slot.slotId}`);
+  const schemaId = slotItem.body?._meta?.schema;
+  const edition = await client.get<{ eventId: string }>(`/editions/${slot.editionId}`);
+  const event = await client.get<{ _links?: { hub?: { href: string } } }>(`/events/${edition.eventId}`);
+  const hubId = event._links?.hub?.href.split('/').pop();
+  if (!schemaId || !hubId) return;
+  const resolved = await client.post<{ body: string }>(`/hubs/${hubId}/content-type-schemas/resolve`, { schemaId });
+  const names = propertyNames(JSON.parse(resolved.body));
+  // A schema whose properties cannot be read here (all behind references) is not second-guessed.
+  if (!names.length || names.includes(property)) return;
+  throw new UsageError(`The slot's schema ${schemaId} has no property '${property}'`, `Its properties: ${names.join(', ')}. Choose the one that holds the link with --property <name>.`);
+}
+
+/** The properties a schema declares, at the top and in its inline allOf parts (core definitions aside). */
+function propertyNames(schema: { properties?: Record<string, unknown>; allOf?: unknown[] }): string[] {
+  const parts = [schema, ...(schema.allOf ?? [])] as { properties?: Record<string, unknown> }[];
+  return [...new Set(parts.flatMap((p) => Object.keys(p?.properties ?? {})))].filter((n) => n !== '_meta');
 }
 
 export default defineCommand<Options>({

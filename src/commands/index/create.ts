@@ -7,7 +7,7 @@ import { INDEX_COLUMNS } from './_shared.js';
 export default defineCommand<{ hub?: string; suffix?: string; label?: string; type?: string; contentType?: string[]; bodyFile?: string; set?: string[] }>({
   summary: 'Create a search index named <hub name>.<suffix>',
   description:
-    'The hub needs the search index module (POST /admin/hubs/<hub>/modules/search-index). Suffix and label are 3 to 63 characters; a suffix has none of / ~ , \\ ` & | ; $ * (lengths count characters, an emoji is one). Each --content-type is assigned to the index: published items of that type are indexed, archived ones removed.',
+    'The hub needs the search index module (cms admin enable search-index). Suffix and label are 3 to 63 characters; a suffix has none of / ~ , \\ ` & | ; $ * (lengths count characters, an emoji is one). Each --content-type is assigned to the index: published items of that type are indexed, archived ones removed.',
   examples: ['cms index create --suffix products --label Products --type PRODUCTION --content-type https://schemas.example.com/product.json', 'cms index create --suffix staging-products --label "Staging products" --type STAGING'],
   options: [
     hubOption,

@@ -20,10 +20,10 @@ export default defineCommand<Options>({
   description: [
     'cms item copy <item...> --to-repo <repo> copies the items into a repository (and --to-folder), of this hub or another (--to-hub), on this service or another profile (--to-profile). --with-deps copies everything the items link to as well, with the copies linking to each other. Copies are always new items. Within one hub they never take the delivery key (keys are unique in a hub); across hubs keys and locales travel with them.',
     'Every run is journaled (cms runs; cms undo <run-id> archives the copies); --dry-run prints the plan without writing, --resume continues an interrupted run. Failed items are listed with their reasons and the exit code is 3.',
-    'The original form copies one version of one item with the service copy operation and prints the copy: cms item copy <item> --repo <repo> [--label] [--version] [--name] [--folder] [--locale].',
+    '--label, --version, --name and --locale shape the copy of a single item. --repo and --folder, the older form for a single item, still work with a deprecation warning: use --to-repo and --to-folder.',
   ].join('\n\n'),
   examples: [
-    'cms item copy 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --repo archive',
+    'cms item copy 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-repo archive --label "Archived copy"',
     'cms item copy 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11 --to-repo content --to-folder 5f1a2b3c4d5e6f7a8b9c0d1e',
     'cms item copy 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-profile prod --to-hub site --to-repo content --with-deps --dry-run',
   ],
@@ -35,11 +35,11 @@ export default defineCommand<Options>({
     dryRunOption,
     resumeOption,
     progressOption,
-    { ...repoOption, description: 'original form: destination repository of a single service copy (prints the copy)' },
+    { ...repoOption, description: 'deprecated: use --to-repo' },
     { flags: '--label <label>', description: 'label of the copy (default: the source label)' },
     { flags: '--version <n|latest>', description: 'version to copy (default: latest)' },
     { flags: '--name <name>', description: 'body._meta.name of the copy' },
-    { flags: '--folder <id>', description: 'original form: folder of the destination repository' },
+    { flags: '--folder <id>', description: 'deprecated: use --to-folder' },
     { flags: '--locale <locale>', description: 'locale of the copy (default: the source locale, if the destination accepts it)' },
   ],
   async run(ctx, args, opts) {
@@ -49,6 +49,7 @@ export default defineCommand<Options>({
       if (opts.folder) throw new UsageError('--folder goes with --repo; use --to-folder with --to-repo');
       return runCopy(ctx, ids, opts, false, service);
     }
+    ctx.io.warn(`--repo${opts.folder ? ' and --folder are' : ' is'} deprecated; use --to-repo${opts.folder ? ' and --to-folder' : ''} (cms item copy <item> --to-repo ${opts.repo}${opts.folder ? ` --to-folder ${opts.folder}` : ''})`);
     if (ids.length !== 1 || opts.toRepo || opts.toFolder || opts.toProfile || opts.toHub || opts.withDeps || opts.resume) {
       throw new UsageError('--repo copies a single item within its hub', 'For several items, other hubs or profiles, use --to-repo (with --to-folder, --to-hub, --to-profile, --with-deps).');
     }

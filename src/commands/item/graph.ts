@@ -1,4 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
+import { ApiError, NotFound } from '../../core/errors.js';
+import type { ApiClient } from '../../core/client.js';
 import { IRI_BASE } from '../../server/staging/iri.js';
 
 export default defineCommand<{ hub?: string }>({
@@ -12,7 +14,19 @@ export default defineCommand<{ hub?: string }>({
   async run(ctx, args, opts) {
     const client = await ctx.client();
     const store = opts.hub ? await ctx.hubId(opts.hub, client) : undefined;
-    const graph = await client.get('/cms/content/query', { query: { store, query: JSON.stringify({ 'sys.iri': IRI_BASE + args.item }) } });
+    const graph = await client.get<{ '@graph'?: unknown[] }>('/cms/content/query', { query: { store, query: JSON.stringify({ 'sys.iri': IRI_BASE + args.item }) } });
+    // The delivery query answers an empty graph for anything it does not hold; an id that names
+    // no item at all is a mistake to report (exit 1), not an empty answer.
+    if (!graph['@graph']?.length) await mustExist(client, args.item);
     return { kind: 'item', data: graph, raw: true };
   },
 });
+
+async function mustExist(client: ApiClient, id: string): Promise<void> {
+  try {
+    await client.get(`/content-items/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) throw new NotFound(`No content item or slot ${id}`, 'List items with `cms item list`, or find one with `cms item find <text>`.');
+    throw err;
+  }
+}

@@ -77,7 +77,7 @@ export function create(ctx: RequestContext) {
 
 function requireModule(hub: Hub): void {
   if (!hub.modules.includes(HUB_MODULES['search-index'])) {
-    throw badRequest(`The search index module is not enabled on hub ${hub.name}; enable it with POST /admin/hubs/${hub.id}/modules/search-index`, {
+    throw badRequest(`The search index module is not enabled on hub ${hub.name} (an administrator enables it)`, {
       code: 'SEARCH_INDEX_MODULE_DISABLED',
       entity: 'Hub',
       property: 'modules',
