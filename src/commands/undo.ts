@@ -5,7 +5,8 @@ import { BulkRun, concurrencyOption, dryRunOption, progressOption, type RunFlags
 import { Undo, clientForRun, openForUndo } from '../ops/undo.js';
 
 interface Opts extends Omit<RunFlags, 'resume'> {
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   yes?: boolean;
 }
 

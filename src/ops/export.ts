@@ -41,7 +41,8 @@ export interface Selection {
 export interface ExportOptions extends Selection {
   dir: string;
   withDeps: boolean;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   pageSize: number;
   signal?: AbortSignal;
   progress: Progress;
@@ -137,7 +138,7 @@ type Task = { kind: 'page'; path: string; method: 'GET' | 'POST'; query: Record<
  * Selections with a text search or facets go through the facet endpoint (which answers the basic
  * projection), so each of those items is then read whole.
  */
-export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void }): Promise<void> {
+export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency?: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void }): Promise<void> {
   const governor = new Governor(opts.concurrency);
   const stopWatching = governor.watch(client);
   const queue = new WorkQueue<Task>(opts.signal);
@@ -295,7 +296,9 @@ class ItemWriter {
       writeSync(fd, slice.join(','));
       slice = [];
     };
-    for (const [id, entry] of this.index) {
+    // Sorted: items arrive in whatever order concurrent pages answer, the file must not depend on it.
+    for (const id of [...this.index.keys()].sort()) {
+      const entry = this.index.get(id)!;
       if (slice.length === 1000) {
         flush();
         writeSync(fd, ',');
