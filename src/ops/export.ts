@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { ApiClient, QueryValue } from '../core/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
@@ -134,11 +135,12 @@ type Task = { kind: 'page'; path: string; method: 'GET' | 'POST'; query: Record<
 
 /**
  * Reads the selected items, fetching pages with bounded concurrency and handing each item to
- * `onItem` as its page arrives: one page per worker in memory, however many items there are.
+ * `onItem` as its page arrives (waiting for what it returns): one page per worker in memory,
+ * however many items there are.
  * Selections with a text search or facets go through the facet endpoint (which answers the basic
  * projection), so each of those items is then read whole.
  */
-export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency?: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void }): Promise<void> {
+export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency?: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void | Promise<void> }): Promise<void> {
   const governor = new Governor(opts.concurrency);
   const stopWatching = governor.watch(client);
   const queue = new WorkQueue<Task>(opts.signal);
@@ -154,13 +156,14 @@ export async function readSelection(client: ApiClient, sel: Selection, folders: 
     try {
       if (task.kind === 'item') {
         const item = await fetchItem(client, task.id);
-        if (item) opts.onItem(item);
+        if (item) await opts.onItem(item);
         return;
       }
       const answer = await fetchPage<PlainItem>(client, task);
       const items = answer._embedded?.[ITEMS] ?? [];
       if (task.basic) push(items.map((i) => ({ kind: 'item', id: i.id })));
-      else for (const item of items) opts.onItem(item);
+      // A page's items are handed over before its slot is free: what they write is the backpressure.
+      else await Promise.all(items.map((item) => opts.onItem(item)));
       if (task.first && answer.page) {
         opts.onTotal(answer.page.totalElements);
         const more: Task[] = [];
@@ -252,27 +255,32 @@ class ItemWriter {
     this.previous = readIndex(dir);
   }
 
-  /** Writes the item; false when it is not one of the hub's (a link into another hub). */
-  write(item: PlainItem): boolean {
+  /**
+   * Writes the item's file (resolved once it is on disk); false when it is not one of the hub's (a
+   * link into another hub). Files are written off the main thread: creating thousands of files is
+   * slow on some disks, and the next pages arrive meanwhile.
+   */
+  write(item: PlainItem): Promise<void> | false {
     const repo = this.repos.get(item.contentRepositoryId);
     if (!repo) return false;
     const file = itemPath(repo.name, item.id);
     const content = fileText(plainItem(item));
     const entry = indexEntry(file, createHash('sha1').update(content).digest('base64url').slice(0, 16));
     const before = this.previous.get(item.id);
+    let done = Promise.resolve();
     if (before === entry && existsSync(join(this.dir, file))) this.unchanged++;
     else {
       this.ensureRepoDir(file);
       // No temporary file: a file cut short by a kill differs from the index, so the next export rewrites it.
-      writeFileSync(join(this.dir, file), content);
-      if (before && indexedFile(item.id, before) !== file) rmSync(join(this.dir, indexedFile(item.id, before)), { force: true });
+      done = writeFile(join(this.dir, file), content);
+      if (before && indexedFile(item.id, before) !== file) done = done.then(() => rm(join(this.dir, indexedFile(item.id, before)), { force: true }));
       this.written++;
     }
     this.index.set(item.id, entry);
     this.byRepository[repo.name] = (this.byRepository[repo.name] ?? 0) + 1;
     this.schemas.add(item.body._meta.schema);
     this.repoIds.add(repo.id);
-    return true;
+    return done;
   }
 
   /** Removes the files of items an earlier export held and this one no longer selects. */
@@ -346,9 +354,12 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const closure = opts.withDeps ? new LinkClosure() : null;
   let total = 0;
   const onItem = (item: PlainItem) => {
-    if (writer.index.has(item.id) || !writer.write(item)) return;
+    if (writer.index.has(item.id)) return;
+    const written = writer.write(item);
+    if (!written) return;
     closure?.add(item);
     opts.progress.step({ key: item.id, action: 'export', ok: true, id: item.id });
+    return written;
   };
   opts.progress.start(null, 'export');
   await readSelection(client, { ...opts, repoIds: selected }, folders, {
@@ -403,7 +414,8 @@ async function readDependencies(client: ApiClient, closure: LinkClosure, opts: E
   const stopWatching = governor.watch(client);
   const readOne = async (id: string) => {
     const item = await fetchItem(client, id);
-    if (item && (writer.index.has(id) || writer.write(item))) {
+    const written = item && (writer.index.has(id) || (await writer.write(item)) !== false);
+    if (item && written) {
       closure.add(item);
       opts.progress.step({ key: id, action: 'export dependency', ok: true, id });
     } else missing.push(id);

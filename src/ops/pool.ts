@@ -9,6 +9,9 @@ export const MAX_CONCURRENCY = 64;
 const SUSTAINED = 0.25;
 const WINDOW = 40;
 const MIN_JUDGED = 4;
+/** Answer times kept for the median, and how many make a median worth comparing. */
+const TIMES = 20;
+const MIN_TIMED = 5;
 
 export interface GovernorOptions {
   /** The clock (tests move their own). */
@@ -23,8 +26,8 @@ export interface GovernorOptions {
  * Without a fixed concurrency a run starts at START_CONCURRENCY slots and grows while the
  * service keeps up: one more slot per success at first (doubling per round trip), and after the
  * first pushback or slow answer one more per `limit` successes in a row, up to
- * MAX_CONCURRENCY. It stops growing while answers take more than twice the fastest seen (the
- * service is queueing, more requests would only wait). `--concurrency N` fixes the ceiling at N
+ * MAX_CONCURRENCY. It stops growing while answers take more than twice as long as when they were
+ * fastest (median of the last 20): the service is queueing, more requests would only wait. `--concurrency N` fixes the ceiling at N
  * (start there, regrow there after a cut).
  *
  * Pushback (a wait before a retry: 429, 5xx, resets) ends the fast growth and restarts the count
@@ -39,9 +42,10 @@ export class Governor {
   private pausedUntil = 0;
   private successes = 0;
   private slowStart: boolean;
-  /** The fastest answer seen, and a moving average of recent ones (ms). */
+  /** How long the last answers took (ms); their median, and the lowest median seen. */
+  private times: number[] = [];
+  private medianMs = 0;
   private fastestMs = Infinity;
-  private averageMs = 0;
   /** The last answers, true for a pushback. */
   private recent: boolean[] = [];
   private cutUntil = -Infinity;
@@ -61,8 +65,12 @@ export class Governor {
   /** An answer that was not a pushback, and how long it took. */
   answered(ms: number): void {
     this.remember(false);
-    this.fastestMs = Math.min(this.fastestMs, ms);
-    this.averageMs = this.averageMs ? this.averageMs * 0.9 + ms * 0.1 : ms;
+    this.times.push(ms);
+    if (this.times.length > TIMES) this.times.shift();
+    // Medians, not single answers: a busy machine delays some answers (and the first few) at random.
+    const sorted = [...this.times].sort((a, b) => a - b);
+    this.medianMs = sorted[sorted.length >> 1]!;
+    if (this.times.length >= MIN_TIMED) this.fastestMs = Math.min(this.fastestMs, this.medianMs);
   }
 
   /** The service pushed back; `delayMs` is what the request waits before its retry. */
@@ -82,7 +90,7 @@ export class Governor {
     this.slowStart = false;
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + delayMs);
     // One cut per episode: the answers to requests already sent still carry the old pressure.
-    this.cutUntil = this.now() + Math.max(delayMs, 2 * this.averageMs);
+    this.cutUntil = this.now() + Math.max(delayMs, 2 * this.medianMs);
     this.recent = [];
     this.record('cut');
   }
@@ -99,10 +107,10 @@ export class Governor {
     }
   }
 
-  /** Answers take at most twice the fastest seen (plus a little for noise on fast links). */
+  /** Answers take at most twice as long as when they were fastest (plus a little for noise on fast links). */
   private keepingUp(): boolean {
     if (this.fastestMs === Infinity) return true;
-    if (this.averageMs <= 2 * this.fastestMs + 5) return true;
+    if (this.medianMs <= 2 * this.fastestMs + 5) return true;
     this.slowStart = false;
     return false;
   }
@@ -114,7 +122,7 @@ export class Governor {
 
   private record(event: string): void {
     if (!this.log) return;
-    const line = { at: Date.now(), event, limit: this.limit, max: this.max, active: this.active, averageMs: Math.round(this.averageMs) };
+    const line = { at: Date.now(), event, limit: this.limit, max: this.max, active: this.active, medianMs: Math.round(this.medianMs) };
     appendFileSync(this.log, `${JSON.stringify(line)}\n`);
   }
 
