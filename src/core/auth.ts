@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiError, CliError, ExitCode } from './errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import type { ExchangeListener } from './client.js';
+import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, sleep } from './retry.js';
 
 export interface Credentials {
   authUrl: string;
@@ -57,14 +58,21 @@ export class TokenProvider {
     const url = `${this.creds.authUrl}/oauth/token`;
     const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.creds.clientId, client_secret: this.creds.clientSecret });
     const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    const started = Date.now();
     let res: WireResponse;
-    try {
-      res = await this.transport.send({ method: 'POST', url, headers, body: body.toString() });
-    } catch (err) {
-      throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+    let text: string;
+    let started: number;
+    // A token request changes nothing: repeated after pushback (429, 502-504) like an idempotent request.
+    for (let attempt = 0; ; attempt++) {
+      started = Date.now();
+      try {
+        res = await this.transport.send({ method: 'POST', url, headers, body: body.toString() });
+      } catch (err) {
+        throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+      }
+      text = await res.text();
+      if (attempt >= DEFAULT_RETRY.retries || !isRetryable('POST', res.status, true)) break;
+      await sleep(retryDelay(attempt, DEFAULT_RETRY, parseRetryAfter(res.headers.get('retry-after'))));
     }
-    const text = await res.text();
     await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt: 0 });
     let data: { access_token?: string; expires_in?: number; errors?: unknown[] } = {};
     try {
