@@ -8,7 +8,7 @@ export const MAX_CONCURRENCY = 64;
 /** Pushback counts as sustained from this share of the recent answers (a rate limit, not a stray 429). */
 const SUSTAINED = 0.25;
 const WINDOW = 40;
-const MIN_JUDGED = 4;
+const MIN_JUDGED = 10;
 /** Answer times kept for the median, and how many make a median worth comparing. */
 const TIMES = 20;
 const MIN_TIMED = 5;

@@ -187,7 +187,8 @@ describe('Governor growth and backoff (no --concurrency)', () => {
       governor.success();
     }
     expect(governor.limit).toBe(32);
-    for (let i = 0; i < 6; i++) governor.answered(40);
+    for (let i = 0; i < 9; i++) governor.answered(40);
+    governor.pushback(1000);
     governor.pushback(1000);
     expect(governor.limit).toBe(32);
     governor.pushback(1000);
@@ -198,7 +199,8 @@ describe('Governor growth and backoff (no --concurrency)', () => {
     expect(governor.limit).toBe(16);
     clock.t += 1000;
     expect(governor.pauseMs).toBe(0);
-    for (let i = 0; i < 4; i++) governor.pushback(1000);
+    // Still refused after the pause: the next episode.
+    governor.pushback(1000);
     expect(governor.limit).toBe(8);
     expect(governor.pauseMs).toBe(1000);
   });
@@ -283,9 +285,9 @@ describe('Governor.watch(client)', () => {
     const stop = governor.watch(client);
     const started = Date.now();
     // Every other request is refused: sustained pushback, judged once a few answers are in.
-    for (let i = 0; i < 3; i++) expect(await client.get('/thing')).toEqual({ ok: true });
+    for (let i = 0; i < 6; i++) expect(await client.get('/thing')).toEqual({ ok: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    expect(throttled).toBe(3);
+    expect(throttled).toBe(6);
     expect(governor.limit).toBe(4);
     // New work waits out the pause the service asked for (it has passed by now).
     const release = await governor.acquire();
