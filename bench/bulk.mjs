@@ -1,45 +1,36 @@
 #!/usr/bin/env node
-// Bulk content operations through `cms sandbox serve` on 127.0.0.1: `cms item export` and
-// `cms item import` of 10,000 items with realistic bodies and links, and an export of 100,000
-// items to show that the CLI's memory stays flat. Each measurement runs the real binary as its
-// own process; items/s is over its wall time, peak RSS is VmHWM from /proc/<pid>/status.
-// Targets: import >= 500 items/s, export >= 2,000 items/s, export peak RSS < 200 MB at 100,000.
-//   node bench/bulk.mjs [--items 10000] [--big 100000] [--rounds 3] [--concurrency 8]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Bulk content operations through `cms sandbox serve` on 127.0.0.1, as a scale curve: `cms item
+// export` and `cms item import` of 1,000, 10,000 and 100,000 items with realistic bodies and
+// links, so that growth is visible (the goal: time linear in the items, memory flat). Each
+// measurement runs the real binary as its own process; items/s is over its wall time, peak RSS is
+// VmHWM from /proc/<pid>/status. Targets (10,000 items): import >= 500 items/s, export >= 2,000
+// items/s; export peak RSS < 200 MB at 100,000.
+//   node bench/bulk.mjs [--sizes 1000,10000,100000] [--rounds 3] [--big-rounds 1] [--concurrency N]
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inProcess, measure, median, root, seedHub, startSandbox, targetHub } from './lib.mjs';
+import { inProcess, measure, median, seedHub, startSandbox, targetHub } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt);
-const ITEMS = opt('items', 10_000);
-const BIG = opt('big', 100_000);
-const ROUNDS = opt('rounds', 3);
-const CONCURRENCY = opt('concurrency', 8);
-/** Items written per request before they are multiplied by the service's bulk copy job. */
-const ORIGINALS = 1000;
+const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
+const SIZES = String(opt('sizes', '1000,10000,100000')).split(',').map(Number);
+const ROUNDS = Number(opt('rounds', 3));
+/** Rounds at 100,000 items and more (minutes each on a shared machine). */
+const BIG_ROUNDS = Number(opt('big-rounds', 1));
+const CONCURRENCY = opt('concurrency', undefined);
+const rounds = (size) => (size >= 100_000 ? BIG_ROUNDS : ROUNDS);
 
 const work = mkdtempSync(join(tmpdir(), 'cms-bulk-'));
 const dataDir = join(work, 'sandbox');
-
-function row(label, samples, items, target) {
-  const rates = samples.map((s) => items / s.seconds);
-  const rate = median(rates);
-  const seconds = median(samples.map((s) => s.seconds));
-  const rss = median(samples.map((s) => s.peakMb));
-  const met = target ? (target(rate, rss) ? 'met' : 'NOT met') : '';
-  const range = `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`;
-  console.log(`| ${label} | ${items} | ${rate.toFixed(0)} | ${range} | ${seconds.toFixed(2)} | ${rss.toFixed(0)} | ${met} |`);
-}
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
 try {
-  if (!existsSync(join(root, 'dist', 'server', 'app.js'))) throw new Error('build first: npm run build');
-  process.stderr.write(`seeding ${ITEMS} items${BIG ? ` and ${BIG} items` : ''} in ${dataDir} ...\n`);
+  process.stderr.write(`seeding ${SIZES.join(', ')} items in ${dataDir} ...\n`);
   const { sandbox, call } = await inProcess(dataDir);
-  await seedHub(call, 'bench', ITEMS);
-  for (let r = 1; r <= ROUNDS; r++) await targetHub(call, `bench-dst-${r}`);
-  if (BIG) await seedHub(call, 'big', BIG);
+  for (const size of SIZES) {
+    await seedHub(call, `bench-${size}`, size);
+    for (let r = 1; r <= rounds(size); r++) await targetHub(call, `bench-${size}-dst-${r}`);
+  }
   sandbox.close();
 
   const served = await startSandbox({ CMS_DATA_DIR: dataDir });
@@ -53,41 +44,45 @@ try {
     CMS_PROFILE: '',
     NO_COLOR: '1',
   };
-  const results = { export: [], reexport: [], import: [], reimport: [], big: [] };
+  const concurrency = CONCURRENCY ? ['--concurrency', String(CONCURRENCY)] : [];
+  const results = new Map(SIZES.map((s) => [s, { export: [], import: [] }]));
   try {
-    for (let r = 1; r <= ROUNDS; r++) {
-      process.stderr.write(`round ${r}/${ROUNDS}\n`);
-      const dir = join(work, `export-${r}`);
-      results.export.push(await measure(env, ['item', 'export', dir, '--hub', 'bench']));
-      results.reexport.push(await measure(env, ['item', 'export', dir, '--hub', 'bench']));
-      results.import.push(await measure(env, ['item', 'import', dir, '--hub', `bench-dst-${r}`, '--concurrency', String(CONCURRENCY)]));
-      results.reimport.push(await measure(env, ['item', 'import', dir, '--hub', `bench-dst-${r}`, '--concurrency', String(CONCURRENCY)]));
-      for (const [k, s] of Object.entries(results)) if (s.length && s.at(-1).result.failed) throw new Error(`${k}: ${s.at(-1).result.failed} failed`);
-      if (BIG) {
-        const bigDir = join(work, `big-${r}`);
-        results.big.push(await measure(env, ['item', 'export', bigDir, '--hub', 'big']));
-        rmSync(bigDir, { recursive: true, force: true });
+    for (const size of SIZES) {
+      for (let r = 1; r <= rounds(size); r++) {
+        process.stderr.write(`${size} items, round ${r}/${rounds(size)}\n`);
+        const dir = join(work, `export-${size}-${r}`);
+        const e = await measure(env, ['item', 'export', dir, '--hub', `bench-${size}`]);
+        if (e.result.items !== size) throw new Error(`export of ${size}: ${e.result.items} items`);
+        results.get(size).export.push(e);
+        const i = await measure(env, ['item', 'import', dir, '--hub', `bench-${size}-dst-${r}`, ...concurrency]);
+        if (i.result.created !== size || i.result.failed) throw new Error(`import of ${size}: ${JSON.stringify(i.result).slice(0, 300)}`);
+        results.get(size).import.push(i);
+        rmSync(dir, { recursive: true, force: true });
       }
     }
   } finally {
     await served.stop();
   }
-  const check = (name, samples, key, expected) => {
-    for (const s of samples) if (s.result[key] !== expected) throw new Error(`${name}: ${key} was ${s.result[key]}, expected ${expected}`);
-  };
-  check('export', results.export, 'items', ITEMS);
-  check('import', results.import, 'created', ITEMS);
-  check('re-import', results.reimport, 'unchanged', ITEMS);
-  if (BIG) check('big export', results.big, 'items', BIG);
 
-  console.log(`bulk, ${ROUNDS} rounds (medians), cms sandbox serve on 127.0.0.1, node ${process.version}, import --concurrency ${CONCURRENCY}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  console.log('| measurement | items | items/s (median) | items/s (min–max) | wall s | peak RSS MB | target |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
-  row('export (new directory)', results.export, ITEMS, (rate) => rate >= 2000);
-  row('export again (nothing changed)', results.reexport, ITEMS);
-  row('import (creates)', results.import, ITEMS, (rate) => rate >= 500);
-  row('import again (all unchanged)', results.reimport, ITEMS);
-  if (BIG) row('export (new directory)', results.big, BIG, (rate, rss) => rate >= 2000 && rss < 200);
+  console.log(`bulk scale curve, cms sandbox serve on 127.0.0.1, node ${process.version}, import ${CONCURRENCY ? `--concurrency ${CONCURRENCY}` : 'with the adaptive governor'}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log('| measurement | items | rounds | wall s (median) | wall s (min–max) | items/s (median) | µs per item | x per-item time at smallest size | peak RSS MB (median) | target |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const kind of ['export', 'import']) {
+    let basePerItem = null;
+    for (const size of SIZES) {
+      const samples = results.get(size)[kind];
+      const seconds = median(samples.map((s) => s.seconds));
+      const perItem = (seconds / size) * 1e6;
+      basePerItem ??= perItem;
+      const rate = size / seconds;
+      const rss = median(samples.map((s) => s.peakMb));
+      let target = '';
+      if (size === 10_000) target = kind === 'export' ? `>= 2,000/s: ${rate >= 2000 ? 'met' : 'NOT met'}` : `>= 500/s: ${rate >= 500 ? 'met' : 'NOT met'}`;
+      if (size === 100_000 && kind === 'export') target = `RSS < 200 MB: ${rss < 200 ? 'met' : 'NOT met'}`;
+      const range = `${Math.min(...samples.map((s) => s.seconds)).toFixed(2)}–${Math.max(...samples.map((s) => s.seconds)).toFixed(2)}`;
+      console.log(`| ${kind} | ${fmt(size)} | ${samples.length} | ${seconds.toFixed(2)} | ${range} | ${fmt(rate)} | ${fmt(perItem)} | ${(perItem / basePerItem).toFixed(2)} | ${rss.toFixed(0)} | ${target} |`);
+    }
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
