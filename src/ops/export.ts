@@ -342,8 +342,10 @@ function readIndex(dir: string): Index {
  */
 export async function exportItems(client: ApiClient, opts: ExportOptions): Promise<ExportSummary> {
   const started = Date.now();
-  const hub = await client.get<{ id: string; name: string }>(`/hubs/${opts.hubId}`);
-  const repos = await hubRepositories(client, opts.hubId);
+  // What does not depend on the items is read at once, alongside them: each round trip counts against a distant service.
+  const model = readContentModel(client, opts.hubId);
+  model.catch(() => {}); // awaited below; a failure before then must not go unhandled
+  const [hub, repos] = await Promise.all([client.get<{ id: string; name: string }>(`/hubs/${opts.hubId}`), hubRepositories(client, opts.hubId)]);
   const selected = opts.repoIds.length ? opts.repoIds : [...repos.keys()];
   const folders = (await Promise.all(selected.map((id) => folderTree(client, id)))).flat();
   if (opts.folderId && !folders.some((f) => f.id === opts.folderId)) {
@@ -374,7 +376,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const extraRepos = [...writer.repoIds].filter((id) => !selected.includes(id));
   const allFolders = [...folders, ...(await Promise.all(extraRepos.map((id) => folderTree(client, id)))).flat()];
   const repoIds = [...new Set([...selected, ...writer.repoIds])];
-  const { types, schemas } = await writeContentModel(client, opts.hubId, opts.dir, writer.schemas);
+  const { types, schemas } = writeContentModel(await model, opts.dir, writer.schemas);
   const removed = writer.removeStale();
   const manifest: Manifest = {
     format: FORMAT,
@@ -446,13 +448,19 @@ interface HubSchema {
   status: string;
 }
 
+/** The hub's content types and schemas (both listings at once). */
+async function readContentModel(client: ApiClient, hubId: string): Promise<{ types: HubType[]; schemas: HubSchema[] }> {
+  const [types, schemas] = await Promise.all([collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types'), collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')]);
+  return { types, schemas };
+}
+
 /**
  * The content types the items use and their schemas (with the schemas those reference), written
  * so `cms schema create --file` and `cms type register --body-file` can recreate them elsewhere.
  */
-async function writeContentModel(client: ApiClient, hubId: string, dir: string, used: Set<string>): Promise<{ types: TypeInfo[]; schemas: SchemaInfo[] }> {
-  const hubTypes = (await collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types')).filter((t) => used.has(t.contentTypeUri));
-  const hubSchemas = new Map((await collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')).map((s) => [s.schemaId, s]));
+function writeContentModel(model: { types: HubType[]; schemas: HubSchema[] }, dir: string, used: Set<string>): { types: TypeInfo[]; schemas: SchemaInfo[] } {
+  const hubTypes = model.types.filter((t) => used.has(t.contentTypeUri));
+  const hubSchemas = new Map(model.schemas.map((s) => [s.schemaId, s]));
   if (hubTypes.length) ensureDir(join(dir, 'types'));
   const types = hubTypes
     .sort((a, b) => a.contentTypeUri.localeCompare(b.contentTypeUri))
