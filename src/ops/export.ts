@@ -23,7 +23,7 @@ import {
   type SchemaInfo,
   type TypeInfo,
 } from './content-files.js';
-import { Governor, WorkQueue, runPool } from './pool.js';
+import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './pool.js';
 import type { Progress } from './progress.js';
 
 /** Which items an export (or an in-memory copy) reads. */
@@ -71,6 +71,8 @@ interface Page<T> {
 }
 
 const ITEMS = 'content-items';
+/** Items an export holds in pages at most (without a fixed --concurrency): 16 pages of 100. */
+const PAGED_ITEMS = 1600;
 
 /** Every resource of a paged collection, page by page (the small collections: repositories, folders, types). */
 export async function collect<T>(client: ApiClient, path: string, key: string, query?: Record<string, QueryValue>): Promise<T[]> {
@@ -141,7 +143,8 @@ type Task = { kind: 'page'; path: string; method: 'GET' | 'POST'; query: Record<
  * projection), so each of those items is then read whole.
  */
 export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency?: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void | Promise<void> }): Promise<void> {
-  const governor = new Governor(opts.concurrency);
+  // Each page in flight is held in memory whole: the governor's ceiling keeps that to about PAGED_ITEMS items.
+  const governor = new Governor(opts.concurrency, { max: Math.max(START_CONCURRENCY, Math.floor(PAGED_ITEMS / opts.pageSize)) });
   const stopWatching = governor.watch(client);
   const queue = new WorkQueue<Task>(opts.signal);
   let outstanding = 0;

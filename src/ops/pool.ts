@@ -14,6 +14,8 @@ const TIMES = 20;
 const MIN_TIMED = 5;
 
 export interface GovernorOptions {
+  /** The ceiling when the concurrency is not fixed (default MAX_CONCURRENCY): work holding much memory per unit sets a lower one. */
+  max?: number;
   /** The clock (tests move their own). */
   now?: () => number;
   /** Appends one NDJSON line per change of the limit (CMS_GOVERNOR_LOG names the file). */
@@ -54,8 +56,8 @@ export class Governor {
   private readonly log?: string;
 
   constructor(concurrency?: number, opts: GovernorOptions = {}) {
-    this.max = Math.max(1, concurrency ?? MAX_CONCURRENCY);
-    this.limit = concurrency === undefined ? START_CONCURRENCY : this.max;
+    this.max = Math.max(1, concurrency ?? opts.max ?? MAX_CONCURRENCY);
+    this.limit = concurrency === undefined ? Math.min(START_CONCURRENCY, this.max) : this.max;
     this.slowStart = concurrency === undefined;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (process.env.CMS_GOVERNOR_LOG || undefined);

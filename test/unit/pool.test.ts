@@ -205,6 +205,19 @@ describe('Governor growth and backoff (no --concurrency)', () => {
     expect(governor.pauseMs).toBe(1000);
   });
 
+  it('work that holds much memory per unit sets a lower ceiling (export pages)', async () => {
+    const clock = { t: 0 };
+    const governor = new Governor(undefined, { max: 16, now: () => clock.t });
+    const held: (() => void)[] = [];
+    for (let i = 0; i < 40; i++) {
+      while (governor.running < governor.limit) held.push(await governor.acquire());
+      governor.success();
+    }
+    expect(governor.limit).toBe(16);
+    held.forEach((release) => release());
+    expect(new Governor(undefined, { max: 4 }).limit).toBe(4);
+  });
+
   it('--concurrency N fixes the ceiling: starts at N, never above, regrows to N after a cut', async () => {
     const { governor, fill, releaseAll } = await governed(5);
     expect(governor.limit).toBe(5);
