@@ -5,7 +5,7 @@
 // measurement runs the real binary as its own process; items/s is over its wall time, peak RSS is
 // VmHWM from /proc/<pid>/status. Targets (10,000 items): import >= 500 items/s, export >= 2,000
 // items/s; export peak RSS < 200 MB at 100,000.
-//   node bench/bulk.mjs [--sizes 1000,10000,100000] [--rounds 3] [--big-rounds 1] [--concurrency N]
+//   node bench/bulk.mjs [--sizes 1000,10000,100000] [--rounds 3] [--big-rounds 1] [--concurrency N] [--kinds export,import]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ const ROUNDS = Number(opt('rounds', 3));
 /** Rounds at 100,000 items and more (minutes each on a shared machine). */
 const BIG_ROUNDS = Number(opt('big-rounds', 1));
 const CONCURRENCY = opt('concurrency', undefined);
+/** What to measure: export, import (which imports what the export wrote), or both. */
+const KINDS = String(opt('kinds', 'export,import')).split(',');
 const rounds = (size) => (size >= 100_000 ? BIG_ROUNDS : ROUNDS);
 
 const work = mkdtempSync(join(tmpdir(), 'cms-bulk-'));
@@ -54,9 +56,11 @@ try {
         const e = await measure(env, ['item', 'export', dir, '--hub', `bench-${size}`]);
         if (e.result.items !== size) throw new Error(`export of ${size}: ${e.result.items} items`);
         results.get(size).export.push(e);
-        const i = await measure(env, ['item', 'import', dir, '--hub', `bench-${size}-dst-${r}`, ...concurrency]);
-        if (i.result.created !== size || i.result.failed) throw new Error(`import of ${size}: ${JSON.stringify(i.result).slice(0, 300)}`);
-        results.get(size).import.push(i);
+        if (KINDS.includes('import')) {
+          const i = await measure(env, ['item', 'import', dir, '--hub', `bench-${size}-dst-${r}`, ...concurrency]);
+          if (i.result.created !== size || i.result.failed) throw new Error(`import of ${size}: ${JSON.stringify(i.result).slice(0, 300)}`);
+          results.get(size).import.push(i);
+        }
         rmSync(dir, { recursive: true, force: true });
       }
     }
@@ -67,7 +71,7 @@ try {
   console.log(`bulk scale curve, cms sandbox serve on 127.0.0.1, node ${process.version}, import ${CONCURRENCY ? `--concurrency ${CONCURRENCY}` : 'with the adaptive governor'}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   console.log('| measurement | items | rounds | wall s (median) | wall s (min–max) | items/s (median) | µs per item | x per-item time at smallest size | peak RSS MB (median) | target |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-  for (const kind of ['export', 'import']) {
+  for (const kind of ['export', 'import'].filter((k) => KINDS.includes(k))) {
     let basePerItem = null;
     for (const size of SIZES) {
       const samples = results.get(size)[kind];
