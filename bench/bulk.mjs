@@ -1,126 +1,38 @@
 #!/usr/bin/env node
-// Bulk content operations through `cms sandbox serve` on 127.0.0.1: `cms item export` and
-// `cms item import` of 10,000 items with realistic bodies and links, and an export of 100,000
-// items to show that the CLI's memory stays flat. Each measurement runs the real binary as its
-// own process; items/s is over its wall time, peak RSS is VmHWM from /proc/<pid>/status.
-// Targets: import >= 500 items/s, export >= 2,000 items/s, export peak RSS < 200 MB at 100,000.
-//   node bench/bulk.mjs [--items 10000] [--big 100000] [--rounds 3] [--concurrency 8]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Bulk content operations through `cms sandbox serve` on 127.0.0.1, as a scale curve: `cms item
+// export` and `cms item import` of 1,000, 10,000 and 100,000 items with realistic bodies and
+// links, so that growth is visible (the goal: time linear in the items, memory flat). Each
+// measurement runs the real binary as its own process; items/s is over its wall time, peak RSS is
+// VmHWM from /proc/<pid>/status. Targets (10,000 items): import >= 500 items/s, export >= 2,000
+// items/s; export peak RSS < 200 MB at 100,000.
+//   node bench/bulk.mjs [--sizes 1000,10000,100000] [--rounds 3] [--big-rounds 1] [--concurrency N] [--kinds export,import]
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { articleBody, bin, contentModel, median, root, startSandbox } from './lib.mjs';
+import { inProcess, measure, median, seedHub, startSandbox, targetHub } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt);
-const ITEMS = opt('items', 10_000);
-const BIG = opt('big', 100_000);
-const ROUNDS = opt('rounds', 3);
-const CONCURRENCY = opt('concurrency', 8);
-/** Items written per request before they are multiplied by the service's bulk copy job. */
-const ORIGINALS = 1000;
+const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
+const SIZES = String(opt('sizes', '1000,10000,100000')).split(',').map(Number);
+const ROUNDS = Number(opt('rounds', 3));
+/** Rounds at 100,000 items and more (minutes each on a shared machine). */
+const BIG_ROUNDS = Number(opt('big-rounds', 1));
+const CONCURRENCY = opt('concurrency', undefined);
+/** What to measure: export, import (which imports what the export wrote), or both. */
+const KINDS = String(opt('kinds', 'export,import')).split(',');
+const rounds = (size) => (size >= 100_000 ? BIG_ROUNDS : ROUNDS);
 
 const work = mkdtempSync(join(tmpdir(), 'cms-bulk-'));
 const dataDir = join(work, 'sandbox');
-
-/** The sandbox in this process, on the data directory `cms sandbox serve` will open next. */
-async function inProcess() {
-  const { createSandbox } = await import(join(root, 'dist', 'server', 'app.js'));
-  const sandbox = createSandbox({ dataDir });
-  const origin = 'http://sandbox.localhost';
-  const form = 'grant_type=client_credentials&client_id=sandbox-admin&client_secret=sandbox-secret';
-  const tokenRes = await sandbox.fetch(new Request(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
-  const bearer = (await tokenRes.json()).access_token;
-  const call = async (method, path, body) => {
-    const headers = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/hal+json' };
-    const res = await sandbox.fetch(new Request(`${origin}/v2/content${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-    const text = await res.text();
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  return { sandbox, call };
-}
-
-/**
- * `count` articles in a new hub: the first 50 link to nothing (shared pages), the others link to
- * two of them, every tenth has a delivery key. Beyond ORIGINALS, the service's copy-items bulk
- * job multiplies them 1,000 at a time (one request instead of 1,000).
- */
-async function seedHub(call, name, count) {
-  const model = await contentModel(call, name);
-  await call('POST', `/admin/hubs/${model.hub.id}/modules/content-delivery-2`);
-  const originals = [];
-  for (let n = 0; n < Math.min(count, ORIGINALS); n++) {
-    const links = n < 50 ? [] : [originals[n % 50].id, originals[(n * 7) % 50].id];
-    const body = articleBody(model.schemaId, n, links);
-    if (n % 10 === 0) body._meta.deliveryKey = `${name}/article-${n}`;
-    originals.push(await call('POST', `/content-repositories/${model.repo.id}/content-items`, { label: `Article ${n}`, body }));
-  }
-  for (let done = originals.length; done < count; done += ORIGINALS) {
-    const selection = Array.from({ length: Math.min(ORIGINALS, count - done) }, (_, i) => {
-      const o = originals[(done + i) % originals.length];
-      return { contentItemId: o.id, version: o.version, contentRepositoryId: model.repo.id, name: `copy-${done + i}`, label: `Article ${done + i}` };
-    });
-    const job = await call('POST', `/hubs/${model.hub.id}/bulk-jobs/copy-items`, { selection });
-    let state;
-    do state = await call('GET', `/hubs/${model.hub.id}/bulk-jobs/${job.id}`);
-    while (state.status !== 'COMPLETED' && state.status !== 'FAILED');
-    if (state.status !== 'COMPLETED') throw new Error(`copy job ${job.id} ended ${state.status}`);
-  }
-  return model;
-}
-
-/** A hub with the content type registered and assigned to an empty repository named like the source's. */
-async function targetHub(call, name) {
-  const model = await contentModel(call, name);
-  await call('POST', `/admin/hubs/${model.hub.id}/modules/content-delivery-2`);
-}
-
-/** Runs the CLI to completion, sampling its peak RSS (VmHWM) while it runs. */
-function measure(env, cliArgs) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...cliArgs, '-o', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let peakKb = 0;
-    const sample = () => {
-      try {
-        const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
-        peakKb = Math.max(peakKb, kb);
-      } catch {
-        /* exited */
-      }
-    };
-    const timer = setInterval(sample, 20);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) return reject(new Error(`cms ${cliArgs.join(' ')} exited ${code}: ${err.slice(0, 2000)}`));
-      resolve({ seconds, peakMb: peakKb / 1024, result: JSON.parse(out) });
-    });
-  });
-}
-
-function row(label, samples, items, target) {
-  const rates = samples.map((s) => items / s.seconds);
-  const rate = median(rates);
-  const seconds = median(samples.map((s) => s.seconds));
-  const rss = median(samples.map((s) => s.peakMb));
-  const met = target ? (target(rate, rss) ? 'met' : 'NOT met') : '';
-  const range = `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`;
-  console.log(`| ${label} | ${items} | ${rate.toFixed(0)} | ${range} | ${seconds.toFixed(2)} | ${rss.toFixed(0)} | ${met} |`);
-}
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
 try {
-  if (!existsSync(join(root, 'dist', 'server', 'app.js'))) throw new Error('build first: npm run build');
-  process.stderr.write(`seeding ${ITEMS} items${BIG ? ` and ${BIG} items` : ''} in ${dataDir} ...\n`);
-  const { sandbox, call } = await inProcess();
-  await seedHub(call, 'bench', ITEMS);
-  for (let r = 1; r <= ROUNDS; r++) await targetHub(call, `bench-dst-${r}`);
-  if (BIG) await seedHub(call, 'big', BIG);
+  process.stderr.write(`seeding ${SIZES.join(', ')} items in ${dataDir} ...\n`);
+  const { sandbox, call } = await inProcess(dataDir);
+  for (const size of SIZES) {
+    await seedHub(call, `bench-${size}`, size);
+    for (let r = 1; r <= rounds(size); r++) await targetHub(call, `bench-${size}-dst-${r}`);
+  }
   sandbox.close();
 
   const served = await startSandbox({ CMS_DATA_DIR: dataDir });
@@ -134,41 +46,47 @@ try {
     CMS_PROFILE: '',
     NO_COLOR: '1',
   };
-  const results = { export: [], reexport: [], import: [], reimport: [], big: [] };
+  const concurrency = CONCURRENCY ? ['--concurrency', String(CONCURRENCY)] : [];
+  const results = new Map(SIZES.map((s) => [s, { export: [], import: [] }]));
   try {
-    for (let r = 1; r <= ROUNDS; r++) {
-      process.stderr.write(`round ${r}/${ROUNDS}\n`);
-      const dir = join(work, `export-${r}`);
-      results.export.push(await measure(env, ['item', 'export', dir, '--hub', 'bench']));
-      results.reexport.push(await measure(env, ['item', 'export', dir, '--hub', 'bench']));
-      results.import.push(await measure(env, ['item', 'import', dir, '--hub', `bench-dst-${r}`, '--concurrency', String(CONCURRENCY)]));
-      results.reimport.push(await measure(env, ['item', 'import', dir, '--hub', `bench-dst-${r}`, '--concurrency', String(CONCURRENCY)]));
-      for (const [k, s] of Object.entries(results)) if (s.length && s.at(-1).result.failed) throw new Error(`${k}: ${s.at(-1).result.failed} failed`);
-      if (BIG) {
-        const bigDir = join(work, `big-${r}`);
-        results.big.push(await measure(env, ['item', 'export', bigDir, '--hub', 'big']));
-        rmSync(bigDir, { recursive: true, force: true });
+    for (const size of SIZES) {
+      for (let r = 1; r <= rounds(size); r++) {
+        process.stderr.write(`${size} items, round ${r}/${rounds(size)}\n`);
+        const dir = join(work, `export-${size}-${r}`);
+        const e = await measure(env, ['item', 'export', dir, '--hub', `bench-${size}`]);
+        if (e.result.items !== size) throw new Error(`export of ${size}: ${e.result.items} items`);
+        results.get(size).export.push(e);
+        if (KINDS.includes('import')) {
+          const i = await measure(env, ['item', 'import', dir, '--hub', `bench-${size}-dst-${r}`, ...concurrency]);
+          if (i.result.created !== size || i.result.failed) throw new Error(`import of ${size}: ${JSON.stringify(i.result).slice(0, 300)}`);
+          results.get(size).import.push(i);
+        }
+        rmSync(dir, { recursive: true, force: true });
       }
     }
   } finally {
     await served.stop();
   }
-  const check = (name, samples, key, expected) => {
-    for (const s of samples) if (s.result[key] !== expected) throw new Error(`${name}: ${key} was ${s.result[key]}, expected ${expected}`);
-  };
-  check('export', results.export, 'items', ITEMS);
-  check('import', results.import, 'created', ITEMS);
-  check('re-import', results.reimport, 'unchanged', ITEMS);
-  if (BIG) check('big export', results.big, 'items', BIG);
 
-  console.log(`bulk, ${ROUNDS} rounds (medians), cms sandbox serve on 127.0.0.1, node ${process.version}, import --concurrency ${CONCURRENCY}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  console.log('| measurement | items | items/s (median) | items/s (min–max) | wall s | peak RSS MB | target |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
-  row('export (new directory)', results.export, ITEMS, (rate) => rate >= 2000);
-  row('export again (nothing changed)', results.reexport, ITEMS);
-  row('import (creates)', results.import, ITEMS, (rate) => rate >= 500);
-  row('import again (all unchanged)', results.reimport, ITEMS);
-  if (BIG) row('export (new directory)', results.big, BIG, (rate, rss) => rate >= 2000 && rss < 200);
+  console.log(`bulk scale curve, cms sandbox serve on 127.0.0.1, node ${process.version}, import ${CONCURRENCY ? `--concurrency ${CONCURRENCY}` : 'with the adaptive governor'}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log('| measurement | items | rounds | wall s (median) | wall s (min–max) | items/s (median) | µs per item | x per-item time at smallest size | peak RSS MB (median) | target |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const kind of ['export', 'import'].filter((k) => KINDS.includes(k))) {
+    let basePerItem = null;
+    for (const size of SIZES) {
+      const samples = results.get(size)[kind];
+      const seconds = median(samples.map((s) => s.seconds));
+      const perItem = (seconds / size) * 1e6;
+      basePerItem ??= perItem;
+      const rate = size / seconds;
+      const rss = median(samples.map((s) => s.peakMb));
+      let target = '';
+      if (size === 10_000) target = kind === 'export' ? `>= 2,000/s: ${rate >= 2000 ? 'met' : 'NOT met'}` : `>= 500/s: ${rate >= 500 ? 'met' : 'NOT met'}`;
+      if (size === 100_000 && kind === 'export') target = `RSS < 200 MB: ${rss < 200 ? 'met' : 'NOT met'}`;
+      const range = `${Math.min(...samples.map((s) => s.seconds)).toFixed(2)}–${Math.max(...samples.map((s) => s.seconds)).toFixed(2)}`;
+      console.log(`| ${kind} | ${fmt(size)} | ${samples.length} | ${seconds.toFixed(2)} | ${range} | ${fmt(rate)} | ${fmt(perItem)} | ${(perItem / basePerItem).toFixed(2)} | ${rss.toFixed(0)} | ${target} |`);
+    }
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

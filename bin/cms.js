@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Kept tiny: `cms --version` answers without loading anything else.
+// Kept tiny: `cms --version` (and the root `--help` off a terminal) answer without loading anything else.
 import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -10,12 +10,25 @@ for (const stream of [process.stdout, process.stderr]) {
     throw err;
   });
 }
+/** The root help as the build wrote it, for output off a terminal (a terminal's width changes the wrapping). */
+function builtHelp() {
+  if (argv.length !== 1 || (argv[0] !== '--help' && argv[0] !== '-h') || process.stdout.isTTY) return null;
+  try {
+    return readFileSync(new URL('../dist/bundle/cli/help.txt', import.meta.url), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+const help = builtHelp();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else if (help !== null) {
+  process.stdout.write(help);
 } else {
   let main;
   try {
-    ({ main } = await import('../dist/cli/main.js'));
+    ({ main } = await import('../dist/bundle/cli/main.js'));
   } catch (err) {
     if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
     process.stderr.write('error: cms is not built yet; run `npm install` (or `npm run build`) in the project first\n');

@@ -90,4 +90,75 @@ for (const noun of nouns) writeFileSync(join(parts, `${noun}.json`), JSON.string
 const manifestFile = join(dist, 'cli', 'manifest.json');
 writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
 renameSync(`${manifestFile}.tmp`, manifestFile);
-console.log(`built ${commands.length} commands`);
+
+// The CLI that bin/cms.js runs: the same sources bundled by esbuild into dist/bundle, one entry
+// per noun (a loader per verb, as named exports) and shared code in chunks loaded on demand, so a command
+// reads a few files instead of a few hundred modules. Packages stay outside the bundle and load
+// where the sources load them (zod with body schemas, ajv with content validation, undici for
+// remote profiles, better-sqlite3 for the sandbox).
+const esbuild = await import('esbuild');
+const bundle = join(dist, 'bundle');
+const exportName = (verbPath) => 'verb_' + verbPath.join('_').replace(/[^A-Za-z0-9_]/g, '$');
+const entries = { 'cli/main': join(root, 'src', 'cli', 'main.ts') };
+const nounVerbs = new Map();
+const bundled = commands.map((c) => {
+  const source = join(root, 'src', c.module.replace(/\.js$/, '.ts'));
+  const parts = c.module.split('/'); // commands/<noun>/.../<verb>.js or commands/<verb>.js
+  if (parts.length === 2) {
+    entries[`commands/${parts[1].replace(/\.js$/, '')}`] = source;
+    return { ...c, module: c.module };
+  }
+  const noun = parts[1];
+  const name = exportName(parts.slice(2).map((p) => p.replace(/\.js$/, '')));
+  const verbs = nounVerbs.get(noun) ?? nounVerbs.set(noun, new Map()).get(noun);
+  if (verbs.has(name)) throw new Error(`two verbs of ${noun} bundle under one name: ${name}`);
+  verbs.set(name, source);
+  return { ...c, module: `commands/${noun}.js#${name}` };
+});
+for (const noun of nounVerbs.keys()) entries[`commands/${noun}`] = `noun:${noun}`;
+const nounEntries = {
+  name: 'noun-entries',
+  setup(build) {
+    build.onResolve({ filter: /^noun:/ }, (a) => ({ path: a.path.slice('noun:'.length), namespace: 'noun' }));
+    build.onLoad({ filter: /.*/, namespace: 'noun' }, (a) => ({
+      // Each verb loads on its own when it runs: `cms hub list` never reads the code of `cms hub clone`.
+      contents: [...nounVerbs.get(a.path)].map(([name, file]) => `export const ${name} = () => import(${JSON.stringify(file)});`).join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+rmSync(bundle, { recursive: true, force: true });
+const built = await esbuild.build({
+  entryPoints: entries,
+  outdir: bundle,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  // Chunks one level below the bundle, like commands/<noun>.js: paths read relative to a module (../cli/manifest.json) hold in both.
+  chunkNames: 'chunks/[name]-[hash]',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [nounEntries],
+  metafile: true,
+});
+// What went where (which sources each chunk holds), for whoever tunes the split.
+writeFileSync(join(dist, 'bundle-meta.json'), JSON.stringify(built.metafile));
+// The bundle's manifest: the same tree, each verb naming its export of its noun's entry.
+const bundleParts = join(bundle, 'cli', 'manifest');
+mkdirSync(bundleParts, { recursive: true });
+writeFileSync(join(bundleParts, '_root.json'), JSON.stringify({ ...manifest, commands: bundled.filter((c) => c.path.length === 1) }));
+for (const noun of nouns) writeFileSync(join(bundleParts, `${noun}.json`), JSON.stringify(bundled.filter((c) => c.path.length > 1 && c.path[0] === noun)));
+writeFileSync(join(bundle, 'cli', 'manifest.json'), JSON.stringify({ ...manifest, commands: bundled }));
+// `cms --help` off a terminal prints the same text every time (80 columns): kept from the real
+// program here, so bin/cms.js prints it without loading commander (a terminal gets commander,
+// which wraps to its width).
+const help = spawnSync(process.execPath, [join(root, 'bin', 'cms.js'), '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+if (help.status !== 0) throw new Error('cms --help failed on the bundled build');
+writeFileSync(join(bundle, 'cli', 'help.txt'), help.stdout);
+console.log(`built ${commands.length} commands (bundle: ${Object.keys(entries).length} entries)`);

@@ -52,7 +52,7 @@ export function defineCommand<O = Record<string, any>>(spec: CommandSpec<O>): Co
 /** Metadata of one verb as stored in the manifest. */
 export interface ManifestCommand extends Omit<CommandSpec, 'run'> {
   path: string[];
-  /** Module to import when the verb runs, relative to dist/. */
+  /** Module to import when the verb runs, relative to dist/ (or to the bundle); `file.js#name` names one export of it. */
   module: string;
 }
 

@@ -36,7 +36,10 @@ export async function main(argv: string[]): Promise<number> {
     const { Context } = await import('./context.js');
     ctx = new Context(g);
     const { render } = await import('../output/render.js');
-    const verb = (await import(new URL(`../${spec.module}`, import.meta.url).href)).default;
+    // `file.js#name`: the bundled build's entry of a noun, whose export `name` loads the verb.
+    const [file, name] = spec.module.split('#') as [string, string?];
+    const mod = await import(new URL(`../${file}`, import.meta.url).href);
+    const verb = (name ? await mod[name]() : mod).default;
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;

@@ -6,7 +6,8 @@ import { clientProbe } from '../ops/resolve.js';
 import { Undo, clientForRun, openForUndo, resolveForUndo } from '../ops/undo.js';
 
 interface Opts extends Omit<RunFlags, 'resume'> {
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   yes?: boolean;
 }
 

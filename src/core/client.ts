@@ -85,6 +85,8 @@ export class ApiClient {
   dryRun = false;
   /** Told of every wait before a retry (a bulk run's governor slows down on them). */
   readonly retryListeners = new Set<(info: RetryInfo) => void>();
+  /** Told how long each answer took (a bulk run's governor grows while answers stay fast). */
+  readonly answerListeners = new Set<(ms: number, status: number) => void>();
   private readonly retry: RetryPolicy;
 
   constructor(
@@ -169,6 +171,7 @@ export class ApiClient {
         }
         throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
       }
+      for (const listener of this.answerListeners) listener(Date.now() - started, res.status);
       const traced = this.options.onExchange ? await res.text() : undefined;
       if (this.options.onExchange) {
         await this.options.onExchange({ method, url, requestHeaders: headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody: traced, ms: Date.now() - started, attempt });

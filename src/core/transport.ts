@@ -76,7 +76,9 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
 
 async function httpTransport(): Promise<Transport> {
   const { Agent, request } = await import('undici');
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 16, connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 300_000 });
+  // As many connections as a bulk run's governor may keep requests in flight (MAX_CONCURRENCY in
+  // ops/pool.ts): with fewer, requests past them wait in the agent's queue, which looks like a slow service.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 300_000 });
   return {
     kind: 'http',
     send: async (req) => {

@@ -15,7 +15,7 @@ import { RunLock } from './run-lock.js';
 export const dryRunOption: OptionSpec = { flags: '--dry-run', description: 'print what would change and change nothing (no write request is sent)' };
 export const resumeOption: OptionSpec = { flags: '--resume <run-id>', description: 'continue an interrupted run (see cms runs); its options are reused' };
 export const progressOption: OptionSpec = { flags: '--progress <mode>', description: 'progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events), none', choices: PROGRESS_MODES, default: 'auto' };
-export const concurrencyOption: OptionSpec = { flags: '--concurrency <n>', description: 'requests in flight at most (slows down by itself when the service pushes back)', integer: true, default: 8 };
+export const concurrencyOption: OptionSpec = { flags: '--concurrency <n>', description: 'requests in flight at most (default: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)', integer: true };
 
 export interface RunFlags {
   dryRun?: boolean;

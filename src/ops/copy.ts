@@ -35,7 +35,8 @@ export interface CopyPlan {
   ids: string[];
   move: boolean;
   withDeps: boolean;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   sourceHubId: string;
   targetHubId: string;
   targetRepoId: string;
@@ -54,7 +55,8 @@ export interface CopyFlags {
   toProfile?: string;
   toHub?: string;
   withDeps?: boolean;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
 }
 
 export interface Clients {
@@ -68,7 +70,7 @@ export interface Clients {
 export async function planCopy(ctx: Context, ids: string[], flags: CopyFlags, move: boolean, service: CopyPlan['service'] = {}): Promise<{ plan: CopyPlan; clients: Clients }> {
   if (!ids.length) throw new UsageError(`Name the items to ${move ? 'move' : 'copy'}`, 'Or continue an interrupted run with --resume <run-id>.');
   if (!flags.toRepo && !flags.toFolder) throw new UsageError('Name the destination with --to-repo <repo> (and optionally --to-folder <id>)');
-  if (flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+  if (flags.concurrency !== undefined && flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
   const source = await ctx.client();
   const sourceHubId = await ctx.hubId(flags.hub, source);
   const other = flags.toProfile && flags.toProfile !== ctx.connection().profile ? await ctx.clientFor(flags.toProfile) : undefined;

@@ -21,7 +21,7 @@ import {
   type TypeInfo,
   readManifest,
 } from './content-files.js';
-import { Governor, WorkQueue, runPool } from './pool.js';
+import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './pool.js';
 import { FileProblem, SafeDir, checkedId, isSafeId } from './safe-files.js';
 import type { Progress } from './progress.js';
 
@@ -41,7 +41,8 @@ export interface Selection {
 export interface ExportOptions extends Selection {
   dir: string;
   withDeps: boolean;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   pageSize: number;
   signal?: AbortSignal;
   progress: Progress;
@@ -69,6 +70,8 @@ interface Page<T> {
 }
 
 const ITEMS = 'content-items';
+/** Items an export holds in pages at most (without a fixed --concurrency): 16 pages of 100. */
+const PAGED_ITEMS = 1600;
 
 /** Every resource of a paged collection, page by page (the small collections: repositories, folders, types). */
 export async function collect<T>(client: ApiClient, path: string, key: string, query?: Record<string, QueryValue>): Promise<T[]> {
@@ -136,12 +139,14 @@ type Task = { kind: 'page'; path: string; method: 'GET' | 'POST'; query: Record<
 
 /**
  * Reads the selected items, fetching pages with bounded concurrency and handing each item to
- * `onItem` as its page arrives: one page per worker in memory, however many items there are.
+ * `onItem` as its page arrives (waiting for what it returns): one page per worker in memory,
+ * however many items there are.
  * Selections with a text search or facets go through the facet endpoint (which answers the basic
  * projection), so each of those items is then read whole.
  */
-export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void }): Promise<void> {
-  const governor = new Governor(opts.concurrency);
+export async function readSelection(client: ApiClient, sel: Selection, folders: FolderInfo[], opts: { concurrency?: number; pageSize: number; signal?: AbortSignal; onTotal(n: number): void; onItem(item: PlainItem): void | Promise<void> }): Promise<void> {
+  // Each page in flight is held in memory whole: the governor's ceiling keeps that to about PAGED_ITEMS items.
+  const governor = new Governor(opts.concurrency, { max: Math.max(START_CONCURRENCY, Math.floor(PAGED_ITEMS / opts.pageSize)) });
   const stopWatching = governor.watch(client);
   const queue = new WorkQueue<Task>(opts.signal);
   let outstanding = 0;
@@ -156,13 +161,14 @@ export async function readSelection(client: ApiClient, sel: Selection, folders: 
     try {
       if (task.kind === 'item') {
         const item = await fetchItem(client, task.id);
-        if (item) opts.onItem(item);
+        if (item) await opts.onItem(item);
         return;
       }
       const answer = await fetchPage<PlainItem>(client, task);
       const items = answer._embedded?.[ITEMS] ?? [];
       if (task.basic) push(items.map((i) => ({ kind: 'item', id: i.id })));
-      else for (const item of items) opts.onItem(item);
+      // A page's items are handed over before its slot is free: what they write is the backpressure.
+      else await Promise.all(items.map((item) => opts.onItem(item)));
       if (task.first && answer.page) {
         opts.onTotal(answer.page.totalElements);
         const more: Task[] = [];
@@ -255,7 +261,11 @@ class ItemWriter {
     this.previous = readIndex(files);
   }
 
-  /** Writes the item; false when it is not one of the hub's (a link into another hub). */
+  /**
+   * Writes the item's file; false when it is not one of the hub's (a link into another hub).
+   * Synchronous on purpose: every write goes through SafeDir (contained path, exclusive temporary,
+   * rename), which the untrusted directory needs more than the speed of writing off the thread.
+   */
   write(item: PlainItem): boolean {
     const repo = this.repos.get(item.contentRepositoryId);
     if (!repo) return false;
@@ -299,7 +309,9 @@ class ItemWriter {
       writeSync(fd, slice.join(','));
       slice = [];
     };
-    for (const [id, entry] of this.index) {
+    // Sorted: items arrive in whatever order concurrent pages answer, the file must not depend on it.
+    for (const id of [...this.index.keys()].sort()) {
+      const entry = this.index.get(id)!;
       if (slice.length === 1000) {
         flush();
         writeSync(fd, ',');
@@ -355,8 +367,10 @@ function writeIfChanged(files: SafeDir, file: string, text: string): void {
  */
 export async function exportItems(client: ApiClient, opts: ExportOptions): Promise<ExportSummary> {
   const started = Date.now();
-  const hub = await client.get<{ id: string; name: string }>(`/hubs/${opts.hubId}`);
-  const repos = await hubRepositories(client, opts.hubId);
+  // What does not depend on the items is read at once, alongside them: each round trip counts against a distant service.
+  const model = readContentModel(client, opts.hubId);
+  model.catch(() => {}); // awaited below; a failure before then must not go unhandled
+  const [hub, repos] = await Promise.all([client.get<{ id: string; name: string }>(`/hubs/${opts.hubId}`), hubRepositories(client, opts.hubId)]);
   const selected = opts.repoIds.length ? opts.repoIds : [...repos.keys()];
   const folders = (await Promise.all(selected.map((id) => folderTree(client, id)))).flat();
   if (opts.folderId && !folders.some((f) => f.id === opts.folderId)) {
@@ -384,7 +398,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   const extraRepos = [...writer.repoIds].filter((id) => !selected.includes(id));
   const allFolders = [...folders, ...(await Promise.all(extraRepos.map((id) => folderTree(client, id)))).flat()];
   const repoIds = [...new Set([...selected, ...writer.repoIds])];
-  const { types, schemas } = await writeContentModel(client, opts.hubId, files, writer.schemas);
+  const { types, schemas } = writeContentModel(await model, files, writer.schemas);
   const removed = writer.removeStale();
   removeStaleModelFiles(files, previous, [...types, ...schemas]);
   const manifest: Manifest = {
@@ -456,13 +470,19 @@ interface HubSchema {
   status: string;
 }
 
+/** The hub's content types and schemas (both listings at once). */
+async function readContentModel(client: ApiClient, hubId: string): Promise<{ types: HubType[]; schemas: HubSchema[] }> {
+  const [types, schemas] = await Promise.all([collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types'), collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')]);
+  return { types, schemas };
+}
+
 /**
  * The content types the items use and their schemas (with the schemas those reference), written
  * so `cms schema create --file` and `cms type register --body-file` can recreate them elsewhere.
  */
-async function writeContentModel(client: ApiClient, hubId: string, files: SafeDir, used: Set<string>): Promise<{ types: TypeInfo[]; schemas: SchemaInfo[] }> {
-  const hubTypes = (await collect<HubType>(client, `/hubs/${hubId}/content-types`, 'content-types')).filter((t) => used.has(t.contentTypeUri));
-  const hubSchemas = new Map((await collect<HubSchema>(client, `/hubs/${hubId}/content-type-schemas`, 'content-type-schemas')).map((s) => [s.schemaId, s]));
+function writeContentModel(model: { types: HubType[]; schemas: HubSchema[] }, files: SafeDir, used: Set<string>): { types: TypeInfo[]; schemas: SchemaInfo[] } {
+  const hubTypes = model.types.filter((t) => used.has(t.contentTypeUri));
+  const hubSchemas = new Map(model.schemas.map((s) => [s.schemaId, s]));
   const types = hubTypes
     .sort((a, b) => a.contentTypeUri.localeCompare(b.contentTypeUri))
     .map((t) => {

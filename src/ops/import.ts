@@ -53,7 +53,8 @@ export interface ImportTarget {
   /** Delivery keys are unique in a hub: copies within one hub leave them behind. */
   keepDeliveryKeys: boolean;
   mapping: IdMapping;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   publish: boolean;
   io: IO;
   signal?: AbortSignal;

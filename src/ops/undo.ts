@@ -89,7 +89,7 @@ export class Undo {
     private readonly original: RunMeta & { steps: StepEntry[] },
     private readonly history: Pick<UndoHistory, 'undone' | 'reverted'>,
     private readonly clients: { target: ApiClient; source?: ApiClient },
-    private readonly concurrency: number,
+    private readonly concurrency: number | undefined,
     private readonly signal?: AbortSignal,
   ) {
     for (const step of history.undone.values()) if (step.version !== undefined) this.undoneVersions.set(groupKey(step), step.version);

@@ -38,3 +38,29 @@ describe('retry policy', () => {
     expect(isNetworkError(new Error('boom'))).toBe(false);
   });
 });
+
+describe('TokenProvider under pushback', () => {
+  it('asks for a token again after a 429 or 503 (a token request changes nothing), waiting the Retry-After', async () => {
+    const { createServer } = await import('node:http');
+    const { TokenProvider } = await import('../../src/core/auth.js');
+    const { createTransport } = await import('../../src/core/transport.js');
+    const answers = [429, 503, 200];
+    const seen: number[] = [];
+    const server = createServer((req, res) => {
+      const status = answers[seen.length] ?? 200;
+      seen.push(status);
+      if (status !== 200) res.writeHead(status, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"errors":[]}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'fresh', expires_in: 300 }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const transport = await createTransport({ embedded: false, apiUrl: url, authUrl: url, clientId: 'c', clientSecret: 's' } as never);
+    try {
+      expect(await new TokenProvider(transport, { authUrl: url, clientId: 'c', clientSecret: 's' }, null).token()).toBe('fresh');
+      expect(seen).toEqual([429, 503, 200]);
+    } finally {
+      await transport.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

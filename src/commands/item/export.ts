@@ -22,7 +22,8 @@ interface Opts {
   search?: string;
   facet?: string[];
   withDeps?: boolean;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   pageSize: number;
   progress: ProgressMode;
   layout: Layout;
@@ -67,7 +68,7 @@ export default defineCommand<Opts>({
     { flags: '--search <text>', description: 'only items matching a text search (syntax of cms item find)' },
     { flags: '--facet <facet>', description: 'only items a facet filter lets through, e.g. locale:IN:en-GB (repeatable; syntax of cms item facet --field)', repeatable: true },
     { flags: '--with-deps', description: 'also export every item the selected items link to, transitively' },
-    { flags: '--concurrency <n>', description: 'pages fetched at once', integer: true, default: 4 },
+    { flags: '--concurrency <n>', description: 'requests in flight at most (default: start at 8 and grow while the service keeps up, up to 64)', integer: true },
     { flags: '--page-size <n>', description: 'items per page request (at most 1000; larger pages hold more in memory)', integer: true, default: 100 },
     { flags: '--layout <layout>', description: "layout to write: cms, or dc-cli (the hosted service CLI's content export)", default: 'cms', choices: [...LAYOUTS] },
     progressOption,
@@ -76,7 +77,7 @@ export default defineCommand<Opts>({
     const status = commaList(opts.status).map((s) => s.toUpperCase());
     if (!status.length || status.some((s) => s !== 'ACTIVE' && s !== 'ARCHIVED')) throw new UsageError(`--status must be a comma list of ACTIVE and ARCHIVED, got '${opts.status}'`);
     if (opts.pageSize < 1 || opts.pageSize > 1000) throw new UsageError('--page-size must be 1..1000');
-    if (opts.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+    if (opts.concurrency !== undefined && opts.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
     const facets = opts.facet?.length ? (await import('./facet.js')).facetOf : undefined;
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);

@@ -14,7 +14,8 @@ interface Opts extends RunFlags {
   hub?: string;
   repo?: string;
   folder?: string;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   publish?: boolean;
   layout?: string;
   mappingFile?: string;
@@ -26,7 +27,8 @@ interface ImportOptions {
   hubId: string;
   repoId?: string;
   folderId?: string;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
   publish: boolean;
   layout?: Layout;
   mappingFile?: string;
@@ -101,7 +103,7 @@ export default defineCommand<Opts>({
 
 async function newOptions(ctx: Parameters<typeof repoId>[0], client: ApiClient, dir: string | undefined, opts: Opts): Promise<ImportOptions> {
   if (!dir) throw new UsageError('Name the export directory: cms item import <dir>', 'Or continue an interrupted run with --resume <run-id> (see cms runs).');
-  if (opts.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+  if (opts.concurrency !== undefined && opts.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
   const hubId = await ctx.hubId(opts.hub, client);
   let targetRepo = opts.repo ? await repoId(ctx, opts.repo, opts.hub, client) : undefined;
   if (opts.folder) {

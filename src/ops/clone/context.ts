@@ -34,7 +34,8 @@ export interface ClonePlan {
   steps: StepName[];
   schedule: boolean;
   webhooks: 'inactive' | 'active';
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
 }
 
 export class CloneContext {

@@ -73,7 +73,8 @@ export interface CloneFlags extends RunFlags {
   step?: string[];
   schedule?: boolean;
   webhooks?: string;
-  concurrency: number;
+  /** Undefined: the governor adapts (pool.ts). */
+  concurrency?: number;
 }
 
 export async function runClone(ctx: Context, flags: CloneFlags): Promise<Output> {
@@ -102,7 +103,7 @@ async function newPlan(ctx: Context, flags: CloneFlags): Promise<{ plan: ClonePl
   const unknown = steps.filter((s) => !(STEPS as readonly string[]).includes(s));
   if (unknown.length) throw new UsageError(`Unknown step ${unknown.map((s) => `'${s}'`).join(', ')}`, `Steps, in order: ${STEPS.join(', ')}`);
   if (flags.webhooks && flags.webhooks !== 'active' && flags.webhooks !== 'inactive') throw new UsageError(`--webhooks is active or inactive, not '${flags.webhooks}'`);
-  if (flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+  if (flags.concurrency !== undefined && flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
   const source = await openSource(ctx, flags.from);
   const target = await openTarget(ctx, flags.to, source.hubName);
   if (target.connection.apiUrl === source.connection.apiUrl && target.hubId === source.hubId) throw new UsageError('The source and the target are the same hub', 'Name another target hub: --to <profile>:<new hub name>.');

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { created, noContent, ok, type RequestContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock as setClockTo, REAL_TIME } from '../clock.js';
@@ -13,9 +13,17 @@ import type * as schemas from '../schemas/sandbox.js';
 
 // The sandbox's own admin prefix (/__sandbox): status, reset, clock and clients.
 
+/** The nearest package.json of this package above this file (compiled and bundled builds sit at different depths). */
 function version(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../../package.json') as { version: string }).version;
+  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'cms-cli') return pkg.version;
+    } catch {
+      /* none here */
+    }
+    if (dir.pathname === '/') return '0.0.0';
+  }
 }
 
 export function status(ctx: RequestContext) {
