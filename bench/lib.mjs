@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const root = fileURLToPath(new URL('..', import.meta.url));
+// CMS_BENCH_ROOT runs the benchmarks against another checkout's build (a before/after comparison).
+export const root = process.env.CMS_BENCH_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'cms.js');
 
 /** Starts the real binary's `sandbox serve --port 0 [...args]` and resolves with its URL and a stop(). */
@@ -99,6 +100,9 @@ export function articleBody(schemaId, n, links = []) {
     related: links.map((id) => ({ _meta: { schema: 'https://schema.example.com/cms/schema/v1/core#/definitions/content-link' }, contentType: schemaId, id })),
   };
 }
+
+/** `median (min–max)` of samples, rounded. */
+export const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

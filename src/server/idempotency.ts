@@ -42,7 +42,8 @@ export function replayed(db: Db, clientId: string, key: string, method: string, 
       invalidValue: key,
     });
   }
-  return { status: row.status, headers: { ...(JSON.parse(row.headers) as Record<string, string>), 'Idempotent-Replayed': 'true' }, body: row.body === null ? undefined : JSON.parse(row.body) };
+  // The stored body is sent as it was stored: JSON either way.
+  return { status: row.status, headers: { ...(JSON.parse(row.headers) as Record<string, string>), 'Idempotent-Replayed': 'true' }, json: row.body ?? undefined };
 }
 
 /** Stores a successful reply, inside the transaction that made the change. */
@@ -55,7 +56,7 @@ export function remember(db: Db, clientId: string, key: string, method: string, 
     path,
     reply.status,
     JSON.stringify(reply.headers ?? {}),
-    reply.body === undefined ? null : JSON.stringify(reply.body),
+    reply.json ?? (reply.body === undefined ? null : JSON.stringify(reply.body)),
     Date.now(),
     hashOf(requestBody),
   );

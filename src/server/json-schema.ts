@@ -76,13 +76,32 @@ export function externalRefs(doc: unknown): string[] {
   return [...refs];
 }
 
+/**
+ * Validators of self-contained schemas by the schema's own text: a content type's schema (its id
+ * and version) gives the same text until it changes, so a write pays one lookup instead of a
+ * normalisation, a hash and a lookup. Schemas that $ref other hub schemas are not kept here:
+ * those may change on their own, so they go through `compile` (which reads them) every time.
+ */
+const selfContained = new Map<string, ValidateFunction>();
+
 /** Compiles a schema (and the hub schemas it references); throws SchemaDocumentError when it is unusable. */
 export function compile(doc: Record<string, unknown>, lookup: SchemaLookup = () => undefined): ValidateFunction {
+  const text = JSON.stringify(doc);
+  const known = selfContained.get(text);
+  if (known) return known;
   const normalized = normalizeSchema(doc);
   const referenced = collectReferenced(normalized, lookup);
   const key = createHash('sha1').update(JSON.stringify([normalized, referenced])).digest('base64');
-  const hit = cache.get(key);
-  if (hit) return hit;
+  let hit = cache.get(key);
+  if (!hit) hit = compileNew(doc, normalized, referenced, key);
+  if (!referenced.length) {
+    if (selfContained.size >= CACHE_LIMIT) selfContained.delete(selfContained.keys().next().value!);
+    selfContained.set(text, hit);
+  }
+  return hit;
+}
+
+function compileNew(doc: Record<string, unknown>, normalized: Record<string, unknown>, referenced: object[], key: string): ValidateFunction {
   const ajv = newAjv();
   try {
     for (const other of referenced) ajv.addSchema(other as object);

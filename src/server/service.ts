@@ -20,7 +20,7 @@ import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
 import type { ServiceRequest, ServiceResponse } from './exchange.js';
 import { itemRow, type ItemRow } from './store/items.js';
 import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './body-budget.js';
-import { ItemRowCache } from './store/item-row-cache.js';
+import { ItemRowCache, takeChangedItems } from './store/item-row-cache.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -37,6 +37,11 @@ export interface ServiceOptions {
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/**
+ * Operations whose writes touch only content items (store/items.ts saveItem/touchItem, which
+ * note the ids) and their derived rows: after them the rest of the cached state stays valid.
+ */
+const ITEM_WRITES = /^items\./;
 
 /** The sandbox service: one handler from Request to Response, used in-process and by `serve`. */
 export class Service {
@@ -58,6 +63,7 @@ export class Service {
   private readonly inTransaction: ReturnType<typeof transactionRunner>;
   private seenDataVersion = -1;
   private changedHere = true;
+  private itemsChangedHere = false;
 
   constructor(readonly options: ServiceOptions) {
     this.db = openDatabase({ dataDir: options.dataDir });
@@ -72,10 +78,20 @@ export class Service {
     if (options.faults) this.faults.configure(options.faults, options.faultSeed);
   }
 
-  /** Records that this process changed the data: cached state is re-read on the next request. */
-  markChanged(): void {
+  /**
+   * Records that this process changed the data: cached state is re-read on the next request.
+   * `itemsOnly`: the change wrote content items (and what derives from them: versions, links,
+   * the index, event deliveries) and nothing else, so only those items' rows are dropped.
+   */
+  markChanged(itemsOnly = false): void {
+    // Dropped now, not at the next request: the scheduler may change items mid-request.
+    const written = takeChangedItems(this.db);
+    if (itemsOnly) {
+      for (const id of written) this.itemRows.delete(id);
+      this.itemsChangedHere = true;
+      return;
+    }
     this.changedHere = true;
-    // Cleared now, not at the next request: the scheduler may change items mid-request.
     this.itemRows.clear();
   }
 
@@ -96,9 +112,15 @@ export class Service {
    */
   private syncCaches(): void {
     const version = this.dataVersion.get() as number;
-    if (version === this.seenDataVersion && !this.changedHere) return;
+    if (version === this.seenDataVersion && !this.changedHere) {
+      // An item write may have enqueued deliveries: only when work is next due must be read again.
+      if (this.itemsChangedHere) this.scheduler.forgetNextDue();
+      this.itemsChangedHere = false;
+      return;
+    }
     this.seenDataVersion = version;
     this.changedHere = false;
+    this.itemsChangedHere = false;
     this.clock.refresh();
     this.principals.clear();
     this.itemRows.clear();
@@ -191,7 +213,7 @@ export class Service {
       // A webhook delivery (its own or another sandbox's) changes content but triggers no deliveries: no loops.
       return req.header(DELIVERY_HEADER) ? withoutEvents(this.db, write) : write();
     } finally {
-      this.markChanged();
+      this.markChanged(ITEM_WRITES.test(route.op));
     }
   }
 

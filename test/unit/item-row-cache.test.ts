@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ItemRowCache } from '../../src/server/store/item-row-cache.js';
+import { ItemRowCache, noteItemChanged, takeChangedItems } from '../../src/server/store/item-row-cache.js';
+import type { Db } from '../../src/server/store/db.js';
 import type { ItemRow } from '../../src/server/store/items.js';
 
 const row = (id: string, json: string): ItemRow => ({ keys: { id, hubId: 'h', contentRepositoryId: 'r', status: 'ACTIVE', folderId: null, locale: null }, json });
@@ -39,5 +40,36 @@ describe('ItemRowCache', () => {
     expect(loads).toBe(7);
     get('d', '1234567');
     expect(loads).toBe(7); // and it did not push the others out
+  });
+
+  it('delete() drops one row (and its characters) and keeps the others', () => {
+    const cache = new ItemRowCache(10, 10);
+    let loads = 0;
+    const get = (id: string, json: string) => cache.get(id, () => (loads++, row(id, json)));
+    get('a', '1234');
+    get('b', '1234');
+    cache.delete('a');
+    cache.delete('never-loaded');
+    get('b', '1234');
+    expect(loads).toBe(2);
+    get('a', '12345');
+    expect(loads).toBe(3);
+    // 5 + 4 characters held: a row of 1 more fits without starting over.
+    get('c', '1');
+    get('b', '1234');
+    get('a', '12345');
+    expect(loads).toBe(4);
+  });
+
+  it('noteItemChanged() collects written ids per connection until taken', () => {
+    const one = {} as Db;
+    const two = {} as Db;
+    noteItemChanged(one, 'a');
+    noteItemChanged(one, 'b');
+    noteItemChanged(one, 'a');
+    noteItemChanged(two, 'c');
+    expect([...takeChangedItems(one)]).toEqual(['a', 'b']);
+    expect([...takeChangedItems(one)]).toEqual([]);
+    expect([...takeChangedItems(two)]).toEqual(['c']);
   });
 });

@@ -1,6 +1,6 @@
-import { ok, type RequestContext } from '../context.js';
+import { ok, type Reply, type RequestContext } from '../context.js';
 import { link, linkSet, templated } from '../hal.js';
-import { publicItem, type ContentItem, type ItemKeys } from '../store/items.js';
+import { publicItem, savedJson, type ContentItem, type ItemKeys } from '../store/items.js';
 
 /**
  * An item's links, following its state (archived or not, locale, folder) and the caller's
@@ -79,6 +79,12 @@ function itemLinksJson(ctx: RequestContext, keys: ItemKeys): string {
 }
 
 /** 200 with the changed item and its Location: how every item change answers. */
-export function itemChanged(ctx: RequestContext, item: ContentItem) {
-  return ok(renderItem(ctx, item), ctx.href(`/content-items/${item.id}`));
+export function itemChanged(ctx: RequestContext, item: ContentItem): Reply {
+  return { ...ok(null, ctx.href(`/content-items/${item.id}`)), ...renderedItem(ctx, item) };
+}
+
+/** The answer body of a written item: its stored JSON with links spliced in when saveItem just stored it. */
+export function renderedItem(ctx: RequestContext, item: ContentItem): Pick<Reply, 'body' | 'json'> {
+  const json = ctx.query.get('projection') === 'basic' ? undefined : savedJson(item);
+  return json === undefined ? { body: renderItem(ctx, item) } : { body: undefined, json: renderItemJson(ctx, item, json) };
 }

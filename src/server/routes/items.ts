@@ -7,7 +7,7 @@ import { descendants, itemVersion, itemVersions, items, newItem, saveItem, saveV
 import { repositories } from '../store/repositories.js';
 import { folders } from '../store/folders.js';
 import { changeStatus, copyItem, setWorkflow as setItemWorkflow, updateItem } from '../items/operations.js';
-import { itemChanged, renderItem, renderItemJson } from '../resources/item.js';
+import { itemChanged, renderedItem, renderItem, renderItemJson } from '../resources/item.js';
 import {
   assignedType,
   authorizeAs,
@@ -56,7 +56,7 @@ function copy(ctx: RequestContext, sourceId: string) {
 }
 
 function answerCreated(ctx: RequestContext, item: ContentItem): Reply {
-  return created(renderItem(ctx, item), ctx.href(`/content-items/${item.id}`));
+  return { ...created(null, ctx.href(`/content-items/${item.id}`)), ...renderedItem(ctx, item) };
 }
 
 /** One item; ?version= reads an earlier version. */

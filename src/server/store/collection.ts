@@ -56,16 +56,17 @@ export class Collection<T extends { id: string }> {
     return row ? this.toDoc(row) : undefined;
   }
 
-  insert(doc: T): T {
+  /** Stores a new resource; `data` is its stored JSON when the caller has serialized it already (toData). */
+  insert(doc: T, data = this.toData(doc)): T {
     const names = ['id', ...this.columnNames, 'data'];
     const sql = `INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    stmt(this.db, sql).run(doc.id, ...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), this.toData(doc));
+    stmt(this.db, sql).run(doc.id, ...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), data);
     return doc;
   }
 
-  update(doc: T): T {
+  update(doc: T, data = this.toData(doc)): T {
     const sets = [...this.columnNames, 'data'].map((c) => `${c} = ?`).join(', ');
-    stmt(this.db, `UPDATE ${this.table} SET ${sets} WHERE id = ?`).run(...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), this.toData(doc), doc.id);
+    stmt(this.db, `UPDATE ${this.table} SET ${sets} WHERE id = ?`).run(...this.columnNames.map((c) => toSql(this.columns[c]!(doc))), data, doc.id);
     return doc;
   }
 
@@ -99,7 +100,8 @@ export class Collection<T extends { id: string }> {
     return { items: rows.map((r) => this.toDoc(r)), total: rows.length ? rows[0]!.total : req.page === 0 ? 0 : this.count(filter) };
   }
 
-  private toData(doc: T): string {
+  /** The stored JSON of a resource: every field but the hidden ones. */
+  toData(doc: T): string {
     if (!this.hiddenFields.length) return JSON.stringify(doc);
     const shown: Record<string, unknown> = { ...doc };
     for (const [field] of this.hiddenFields) delete shown[field];

@@ -32,6 +32,10 @@ export function openDatabase({ dataDir }: OpenOptions): Db {
   // only an OS crash or power loss can drop the newest commits. CMS_SANDBOX_SYNC=full for that.
   db.pragma(`synchronous = ${process.env.CMS_SANDBOX_SYNC === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
+  // A checkpoint syncs the file (twice) on the writer's thread: with the default (every 1,000
+  // pages, a few dozen item writes) those waits were most of a write's cost. Every 10,000 pages
+  // (a WAL of up to ~40 MB) pays them ten times less often; durability is the same.
+  db.pragma('wal_autocheckpoint = 10000');
   migrate(db);
   return db;
 }

@@ -5,6 +5,7 @@ import { findLinks } from '../content-links.js';
 import { indexSearchRow } from './search-text.js';
 import { enqueueEvent } from './webhooks.js';
 import { newUuid } from '../ids.js';
+import { noteItemChanged } from './item-row-cache.js';
 
 export interface ItemMeta {
   schema: string;
@@ -122,31 +123,62 @@ export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: b
   if (item.publishingStatus === 'LATEST' && item.lastPublishedVersion !== undefined && item.version > item.lastPublishedVersion) {
     item = { ...item, publishingStatus: 'EARLY' };
   }
-  if (isNew) table.insert(item);
-  else table.update(item);
+  // Serialized once: the item row, the version row and the event payloads all hold this JSON.
+  const json = table.toData(item);
+  if (isNew) table.insert(item, json);
+  else table.update(item, json);
   stmt(db, 'INSERT OR REPLACE INTO content_item_versions (item_id, version, action, created_by, created_date, data) VALUES (?, ?, ?, ?, ?, ?)').run(
     item.id,
     item.version,
     action,
     item.lastModifiedBy,
     item.lastModifiedDate,
-    JSON.stringify(item),
+    withField(json, 'hubId', item.hubId),
   );
   stmt(db, 'DELETE FROM content_links WHERE from_id = ?').run(item.id);
   const insertLink = stmt(db, 'INSERT OR IGNORE INTO content_links (from_id, to_id) VALUES (?, ?)');
   for (const link of findLinks(item.body)) insertLink.run(item.id, link.id);
-  indexItem(db, item);
-  emitItemEvents(db, item, previous);
+  if (!previous || searchTextChanged(previous, item)) indexItem(db, item);
+  emitItemEvents(db, item, previous, json);
+  noteItemChanged(db, item.id);
+  saved.set(item, json);
   return item;
 }
 
+/** The stored JSON of items saveItem returned, so answers reuse it instead of encoding them again. */
+const saved = new WeakMap<ContentItem, string>();
+
+/** The JSON saveItem stored for this item (publicItem of it), if it came from saveItem. */
+export function savedJson(item: ContentItem): string | undefined {
+  return saved.get(item);
+}
+
+/** A JSON object's text with one more field at its end (the object has at least one field). */
+function withField(json: string, name: string, value: unknown): string {
+  return `${json.slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(value)}}`;
+}
+
+/** Whether the full-text row of an item (search-text.ts searchRow) would differ from its previous one. */
+function searchTextChanged(previous: ContentItem, item: ContentItem): boolean {
+  return (
+    previous.label !== item.label ||
+    previous.status !== item.status ||
+    previous.locale !== item.locale ||
+    previous.deliveryKey !== item.deliveryKey ||
+    previous.contentRepositoryId !== item.contentRepositoryId ||
+    previous.folderId !== item.folderId ||
+    (previous.body !== item.body && JSON.stringify(previous.body) !== JSON.stringify(item.body))
+  );
+}
+
 /** Webhook events of an item change: created or updated, plus assigned and workflow changes. */
-function emitItemEvents(db: Db, item: ContentItem, previous: ContentItem | undefined): void {
+function emitItemEvents(db: Db, item: ContentItem, previous: ContentItem | undefined, json: string): void {
   const now = Date.parse(item.lastModifiedDate);
+  // The payload is the item as stored (publicItem), so its stored JSON goes into each delivery as it is.
   const payload = publicItem(item);
-  enqueueEvent(db, item.hubId, previous ? 'content-item.updated' : 'content-item.created', payload, now);
-  if (item.assignees.length && JSON.stringify(item.assignees) !== JSON.stringify(previous?.assignees ?? [])) enqueueEvent(db, item.hubId, 'content-item.assigned', payload, now);
-  if (previous && item.workflow?.state !== previous.workflow?.state) enqueueEvent(db, item.hubId, 'content-item.workflow.updated', payload, now);
+  enqueueEvent(db, item.hubId, previous ? 'content-item.updated' : 'content-item.created', payload, now, json);
+  if (item.assignees.length && JSON.stringify(item.assignees) !== JSON.stringify(previous?.assignees ?? [])) enqueueEvent(db, item.hubId, 'content-item.assigned', payload, now, json);
+  if (previous && item.workflow?.state !== previous.workflow?.state) enqueueEvent(db, item.hubId, 'content-item.workflow.updated', payload, now, json);
 }
 
 /** An item as events and other systems see it: no sandbox-internal fields. */
@@ -186,8 +218,11 @@ export function saveVersion(db: Db, item: ContentItem, changes: Partial<ContentI
 
 /** Updates fields that are not a new version (publishing state): no version row, same index. */
 export function touchItem(db: Db, item: ContentItem): ContentItem {
-  items(db).update(item);
-  indexItem(db, item);
+  const table = items(db);
+  const previous = table.get(item.id);
+  table.update(item);
+  if (!previous || searchTextChanged(previous, item)) indexItem(db, item);
+  noteItemChanged(db, item.id);
   return item;
 }
 

@@ -63,11 +63,15 @@ export function searchRow(item: ContentItem): SearchRow {
   const texts: string[] = [];
   const fielded: string[] = [];
   const fieldedWords: string[] = [];
+  // Field names repeat (every string of a `tags` array): fold each once per row, not per word.
+  const prefixes = new Map<string, string>();
   const addField = (field: string, text: string) => {
+    let prefix = prefixes.get(field);
+    if (prefix === undefined) prefixes.set(field, (prefix = `${fieldName(field)}__`));
     const parts = tokens(text);
-    if (parts.length) fielded.push(parts.map((w) => fieldToken(field, w)).join(' '));
+    if (parts.length) fielded.push(prefix + parts.join(` ${prefix}`));
     const words = wordTokens(text);
-    if (words.length) fieldedWords.push(words.map((w) => fieldToken(field, w)).join(' '));
+    if (words.length) fieldedWords.push(prefix + words.join(` ${prefix}`));
   };
   let room = MAX_INDEXED_CHARS;
   const walk = (value: unknown, key: string, inMeta: boolean): void => {

@@ -118,7 +118,7 @@ export function cancelDeliveries(db: Db, webhookId: string): number {
  * subscribes to it and whose filters pass. Runs in the caller's transaction, so the deliveries
  * exist exactly when the change that caused them does.
  */
-export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload: unknown, nowMs: number): number {
+export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload: unknown, nowMs: number, payloadJson?: string): number {
   if (quiet.has(db)) return 0;
   const rows = stmt(db, 'SELECT data FROM webhooks WHERE hub_id = ?').pluck().all(hubId) as string[];
   if (!rows.length) return 0;
@@ -130,11 +130,23 @@ export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload:
     if (!hook.active || !hook.events.some((e) => canonicalEvent(e) === name) || !filtersPass(hook.filters, event)) continue;
     for (const url of hook.handlers) {
       const delivery: Delivery = { deliveryId: newId(nowMs), webhookId: hook.id, eventName: name, url, attempt: 1, event };
-      insert.run(hook.id, nowMs, JSON.stringify(delivery));
+      insert.run(hook.id, nowMs, deliveryJson(delivery, payloadJson));
       count++;
     }
   }
   return count;
+}
+
+/**
+ * A delivery's stored JSON. A payload already serialized by the caller (`payloadJson`, the JSON of
+ * event.payload) is spliced in rather than encoded again: payload is the event's last field and
+ * the event is the delivery's last.
+ */
+function deliveryJson(delivery: Delivery, payloadJson: string | undefined): string {
+  if (payloadJson === undefined) return JSON.stringify(delivery);
+  const { payload: _payload, ...event } = delivery.event;
+  const head = JSON.stringify({ ...delivery, event });
+  return `${head.slice(0, -2)},"payload":${payloadJson}}}`;
 }
 
 /** Filters: `equal` (the value at jsonPath equals value) and `in` (it is one of the values). */
