@@ -6,7 +6,7 @@
 //   node scripts/restructure.mjs            git mv by the table below, then rewrite imports
 //   node scripts/restructure.mjs --dry-run  print what would move and which files would change
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -245,4 +245,12 @@ for (const file of sources.map((f) => (dryRun ? (moves.get(f) ?? f) : f))) {
     else writeFileSync(file, out);
   }
 }
+// Folders the move emptied (git does not track folders).
+const prune = (dir) => {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (statSync(join(dir, name)).isDirectory()) prune(join(dir, name));
+  if (!readdirSync(dir).length && !dryRun) rmdirSync(dir);
+};
+prune(join(root, 'src/server'));
+prune(join(root, 'test/contract'));
 console.log(`${movedNow.size} files moved, ${changed} files with rewritten imports${dryRun ? ' (dry run)' : ''}`);

@@ -1,26 +1,26 @@
-import type { Db } from './store/db.js';
-import { openDatabase } from './store/db.js';
-import { Router } from './router.js';
-import { routes, type RouteDef } from './routes/table.js';
-import { families, type Handler } from './routes/families.js';
-import { RequestContext, type Reply } from './context.js';
-import { ServiceError, forbidden, serviceError, unauthorized } from './errors.js';
-import { acceptsJson, assertJsonContentType } from './body.js';
-import { SandboxClock } from './jobs/clock-store.js';
-import { Scheduler } from './jobs/scheduler.js';
-import { Principal } from './auth/principal.js';
-import { verifyToken, type TokenClaims } from './auth/tokens.js';
+import type { Db } from './core/db.js';
+import { openDatabase } from './core/db.js';
+import { Router } from './core/router.js';
+import { routes, type RouteDef } from './core/route-table.js';
+import { families, type Handler } from './families.js';
+import { RequestContext, type Reply } from './core/context.js';
+import { ServiceError, forbidden, serviceError, unauthorized } from './core/errors.js';
+import { acceptsJson, assertJsonContentType } from './core/body.js';
+import { SandboxClock } from './core/clock-store.js';
+import { Scheduler } from './core/scheduler.js';
+import { Principal } from './core/auth/principal.js';
+import { verifyToken, type TokenClaims } from './core/auth/tokens.js';
 import type { Statement } from 'better-sqlite3';
-import { signingKey } from './store/state.js';
-import { validateBody } from './schemas/index.js';
-import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
-import { DELIVERY_HEADER, withoutEvents } from './store/webhooks.js';
-import { DroppedConnection } from './dropped.js';
-import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
-import type { ServiceRequest, ServiceResponse } from './exchange.js';
-import { itemRow, type ItemRow } from './store/items.js';
-import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './body-budget.js';
-import { ItemRowCache } from './store/item-row-cache.js';
+import { signingKey } from './core/state.js';
+import { validateBody } from './core/body-schemas.js';
+import { IDEMPOTENCY_HEADER, remember, replayed } from './core/idempotency.js';
+import { DELIVERY_HEADER, withoutEvents } from './webhooks/store.js';
+import { DroppedConnection } from './core/dropped.js';
+import { FaultInjector, type FaultDecision, type FaultRule } from './core/faults.js';
+import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
+import { itemRow, type ItemRow } from './items/store.js';
+import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
+import { ItemRowCache } from './items/row-cache.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */

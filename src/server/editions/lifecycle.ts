@@ -1,14 +1,14 @@
 import type { Service } from '../service.js';
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { TASK } from '../jobs/kinds.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { TASK } from '../core/tasks.js';
 import { runPublishingJob } from '../publishing/publish.js';
-import { editions, type Edition, type PublishingStatus } from '../store/editions.js';
-import { items } from '../store/items.js';
-import { publishingJobs, snapshots, type PublishingJob, type Snapshot, type SnapshotRoot } from '../store/snapshots.js';
-import { stmt } from '../store/statements.js';
-import { enqueueEvent, type WebhookEvent } from '../store/webhooks.js';
-import { isCancellable } from '../resources/snapshot.js';
+import { editions, type Edition, type PublishingStatus } from './store.js';
+import { items } from '../items/store.js';
+import { publishingJobs, snapshots, type PublishingJob, type Snapshot, type SnapshotRoot } from '../snapshots/store.js';
+import { stmt } from '../core/statements.js';
+import { enqueueEvent, type WebhookEvent } from '../webhooks/store.js';
+import { isCancellable } from '../snapshots/render.js';
 import { publishEntries, slotsOf, snapshotUses } from './rules.js';
 
 // An edition from scheduling to publication:

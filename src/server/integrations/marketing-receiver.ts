@@ -1,7 +1,7 @@
 import type { Service } from '../service.js';
-import type { Db } from '../store/db.js';
-import type { Delivery } from '../store/webhooks.js';
-import { stmt } from '../store/statements.js';
+import type { Db } from '../core/db.js';
+import type { Delivery } from '../webhooks/store.js';
+import { stmt } from '../core/statements.js';
 import { integrations } from './store.js';
 
 // The stand-in marketing platform (sandbox://marketing/<integrationId>): it records every

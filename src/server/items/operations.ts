@@ -1,5 +1,5 @@
-import type { RequestContext } from '../context.js';
-import { badRequest, conflict } from '../errors.js';
+import type { RequestContext } from '../core/context.js';
+import { badRequest, conflict } from '../core/errors.js';
 import {
   assignedType,
   checkActive,
@@ -10,14 +10,14 @@ import {
   checkVersion,
   requestedDeliveryKey,
   withDeliveryKey,
-} from '../item-rules.js';
+} from './rules.js';
 import { schedulePublishingJob } from '../publishing/publish.js';
-import { itemVersion, newItem, saveItem, saveVersion, type ContentItem, type ItemAction } from '../store/items.js';
-import { repositories, type Repository } from '../store/repositories.js';
-import { createSnapshot, type PublishingJob } from '../store/snapshots.js';
-import { workflowStates } from '../store/workflow-states.js';
-import type { Input } from '../validate.js';
-import type * as bodies from '../schemas/items.js';
+import { itemVersion, newItem, saveItem, saveVersion, type ContentItem, type ItemAction } from './store.js';
+import { repositories, type Repository } from '../repositories/store.js';
+import { createSnapshot, type PublishingJob } from '../snapshots/store.js';
+import { workflowStates } from '../workflow-states/store.js';
+import type { Input } from '../core/validate.js';
+import type * as bodies from './schemas.js';
 
 // Item operations shared by the single-item routes and bulk jobs. Each takes an item the caller
 // has already loaded and been authorized for, applies every rule of the operation and saves the

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../context.js';
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { TASK } from '../jobs/kinds.js';
-import { items, publicItem, touchItem } from '../store/items.js';
-import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
-import { enqueueEvent } from '../store/webhooks.js';
+import type { RequestContext } from '../core/context.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { TASK } from '../core/tasks.js';
+import { items, publicItem, touchItem } from '../items/store.js';
+import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../snapshots/store.js';
+import { enqueueEvent } from '../webhooks/store.js';
 
 /** A job that publishes the snapshot at `at` (sandbox time), queued for the scheduler. */
 export function schedulePublishingJob(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {

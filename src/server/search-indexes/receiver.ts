@@ -1,5 +1,5 @@
 import type { Service } from '../service.js';
-import type { Delivery } from '../store/webhooks.js';
+import type { Delivery } from '../webhooks/store.js';
 import { searchIndexes } from './store.js';
 import { deleteEverywhere, isAssigned, objectFor, upsertEverywhere, type ItemPayload } from './sync.js';
 

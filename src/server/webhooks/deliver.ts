@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { Service } from '../service.js';
-import type { Task } from '../jobs/scheduler.js';
-import { newId } from '../ids.js';
-import { stmt } from '../store/statements.js';
-import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
+import type { Task } from '../core/scheduler.js';
+import { newId } from '../core/ids.js';
+import { stmt } from '../core/statements.js';
+import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */

@@ -1,5 +1,5 @@
 import type { Service } from '../service.js';
-import type { Delivery } from '../store/webhooks.js';
+import type { Delivery } from './store.js';
 
 /**
  * Receivers inside the sandbox. A webhook handler URL `sandbox://<receiver>/<path>` is delivered
@@ -16,7 +16,7 @@ export const INTERNAL_SCHEME = 'sandbox:';
 
 export const internalReceivers: Record<string, () => Promise<InternalReceiver>> = {};
 internalReceivers['search-index'] = () => import('../search-indexes/receiver.js');
-internalReceivers.commerce = () => import('../commerce/receiver.js');
+internalReceivers.commerce = () => import('../integrations/commerce-receiver.js');
 internalReceivers.marketing = () => import('../integrations/marketing-receiver.js');
 
 export async function deliverInternally(service: Service, delivery: Delivery, body: string): Promise<{ status: number; body: string }> {
