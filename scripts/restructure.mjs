@@ -232,7 +232,9 @@ for (const file of sources.map((f) => (dryRun ? (moves.get(f) ?? f) : f))) {
     const ts = tsOf(target);
     const mapped = moves.get(ts) ?? moves.get(target);
     const gone = dryRun ? moves.has(ts) || moves.has(target) : !onDisk(target);
-    if (mapped && gone) target = spec.endsWith('.js') ? mapped.replace(/\.ts$/, '.js') : mapped;
+    // A family's index.ts (written by --indexes) is never an old location, even where one was (schemas/index.ts).
+    const familyIndex = /^src\/server\/[^/]+\/index\.ts$/.test(relative(root, ts).split(sep).join('/')) && existsSync(join(dirname(ts), 'store.ts'));
+    if (mapped && gone && !familyIndex) target = spec.endsWith('.js') ? mapped.replace(/\.ts$/, '.js') : mapped;
     else if (!onDisk(target) && !dryRun) return whole; // not a file we know: leave it alone
     let rel = relative(dirname(file), target).split(sep).join('/');
     if (!rel.startsWith('.')) rel = `./${rel}`;
@@ -254,3 +256,87 @@ const prune = (dir) => {
 prune(join(root, 'src/server'));
 prune(join(root, 'test/contract'));
 console.log(`${movedNow.size} files moved, ${changed} files with rewritten imports${dryRun ? ' (dry run)' : ''}`);
+
+// 3. With --indexes: a family uses another only through its index.ts. Imports of another family's
+// internal file become imports of that family's index.js, and each index.ts is written anew with
+// exactly the names other families (and the assembly) take from it. One exception: a schemas*.ts
+// may build on another family's schemas*.ts (body schemas load with zod, only for a body; an
+// index.ts that re-exported them would load zod on every read).
+if (process.argv.includes('--indexes')) writeIndexes();
+
+function writeIndexes() {
+  const server = join(root, 'src/server');
+  const files = sources.filter((f) => f.startsWith(server + sep) && f.endsWith('.ts'));
+  const familyOf = (f) => {
+    const parts = relative(server, f).split(sep);
+    return parts.length > 1 && parts[0] !== 'core' ? parts[0] : null;
+  };
+  const isSchemas = (f) => /^schemas[^/]*\.ts$/.test(f.split(sep).pop());
+  const STATEMENT = /\b(import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s*(['"])(\.\.?\/[^'"\n]+)\4/g;
+  const wanted = new Map(); // family -> Set of names
+  const unhandled = [];
+  for (const file of files) {
+    const own = familyOf(file);
+    const text = readFileSync(file, 'utf8');
+    const out = text.replace(STATEMENT, (whole, kind, typeOnly, names, quote, spec) => {
+      const target = tsOf(resolve(dirname(file), spec));
+      const other = familyOf(target);
+      if (!other || other === own) return whole;
+      const isIndex = target === join(server, other, 'index.ts');
+      if (!isIndex && own === null) return whole; // the assembly may load any file (lazily)
+      if (!isIndex && isSchemas(file) && isSchemas(target)) return whole;
+      const set = wanted.get(other) ?? new Set();
+      wanted.set(other, set);
+      for (const n of names.split(',').map((s) => s.trim()).filter(Boolean)) set.add(n.replace(/^type\s+/, '').split(/\s+as\s+/)[0]);
+      if (isIndex) return whole;
+      let rel = relative(dirname(file), join(server, other, 'index.js')).split(sep).join('/');
+      if (!rel.startsWith('.')) rel = `./${rel}`;
+      return `${kind} ${typeOnly ?? ''}{${names}} from ${quote}${rel}${quote}`;
+    });
+    for (const m of out.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:\*\s+as\s+\w+|\w+)\s+from\s*['"](\.\.?\/[^'"\n]+)['"]/g)) {
+      const target = tsOf(resolve(dirname(file), m[1]));
+      const other = familyOf(target);
+      if (own !== null && other && other !== own && !(isSchemas(file) && isSchemas(target))) unhandled.push(`${relative(root, file)}: ${m[0]}`);
+    }
+    if (out !== text && !dryRun) writeFileSync(file, out);
+  }
+  // Where each family's names are declared.
+  const DECL = /^export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
+  const LIST = /^export\s+(type\s+)?\{([^}]*)\}(?:\s*from\s*['"][^'"]+['"])?/gm;
+  for (const [family, names] of [...wanted].sort()) {
+    const dir = join(server, family);
+    const exported = new Map(); // name -> { file, type }
+    for (const file of files.filter((f) => f.startsWith(dir + sep) && !f.endsWith(`${sep}index.ts`))) {
+      const text = readFileSync(file, 'utf8');
+      const add = (name, type) => {
+        const prev = exported.get(name);
+        // Handlers (routes*.ts) share names with rules (setWorkflow): the rule is what others use.
+        const handlers = (f) => /^routes[^/]*\.ts$/.test(f.split(sep).pop());
+        if (prev && prev.file !== file && !handlers(prev.file) && !handlers(file)) exported.set(name, { ambiguous: [prev.file, file] });
+        else if (!prev || handlers(prev.file)) exported.set(name, { file, type });
+      };
+      for (const m of text.matchAll(DECL)) add(m[2], m[1] === 'interface' || m[1] === 'type');
+      for (const m of text.matchAll(LIST)) {
+        for (const part of m[2].split(',').map((s) => s.trim()).filter(Boolean)) {
+          const type = Boolean(m[1]) || part.startsWith('type ');
+          add(part.replace(/^type\s+/, '').split(/\s+as\s+/).pop(), type);
+        }
+      }
+    }
+    const byFile = new Map();
+    for (const name of [...names].sort()) {
+      const where = exported.get(name);
+      if (!where) throw new Error(`${family}/index.ts: no file of the family exports ${name}`);
+      if (where.ambiguous) throw new Error(`${family}/index.ts: ${name} is exported by both ${where.ambiguous.map((f) => relative(dir, f)).join(' and ')}`);
+      const list = byFile.get(where.file) ?? [];
+      byFile.set(where.file, list);
+      list.push(where.type ? `type ${name}` : name);
+    }
+    const lines = [...byFile].sort(([a], [b]) => a.localeCompare(b)).map(([file, list]) => `export { ${list.join(', ')} } from './${relative(dir, file).split(sep).join('/').replace(/\.ts$/, '.js')}';`);
+    const text = `// What other families use of ${family}: written by \`node scripts/restructure.mjs --indexes\`\n// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).\n${lines.join('\n')}\n`;
+    if (dryRun) console.log(`index ${family}: ${names.size} names`);
+    else writeFileSync(join(dir, 'index.ts'), text);
+  }
+  if (unhandled.length) console.log(`not rewritten (not a named import; change by hand):\n  ${unhandled.join('\n  ')}`);
+  console.log(`${wanted.size} index.ts files`);
+}

@@ -1,4 +1,10 @@
 import type { RequestContext, Reply } from './core/context.js';
+import type { SchemaFamilies } from './core/body-schemas.js';
+import type { TaskKinds } from './core/tasks.js';
+import { internalReceivers } from './webhooks/index.js';
+
+// The families as the service loads them: route handlers, body schemas, scheduled task kinds and
+// the sandbox's internal webhook receivers. Everything loads on first use.
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 type Family = Record<string, Handler>;
@@ -39,3 +45,40 @@ export const families: Record<string, () => Promise<Family>> = {
   commerce: () => import('./integrations/routes-commerce.js'),
   virtualStaging: () => import('./staging/routes.js'),
 };
+
+// Body schemas (and zod with them) load only when a request with a body needs them.
+export const schemaFamilies: SchemaFamilies = {
+  auth: () => import('./core/auth/schemas.js'),
+  sandbox: () => import('./sandbox/schemas.js'),
+  hubs: () => import('./hubs/schemas.js'),
+  repositories: () => import('./repositories/schemas.js'),
+  schemas: () => import('./schemas/schemas.js'),
+  contentTypes: () => import('./content-types/schemas.js'),
+  folders: () => import('./folders/schemas.js'),
+  items: () => import('./items/schemas.js'),
+  search: () => import('./search-indexes/schemas-search.js'),
+  workflowStates: () => import('./workflow-states/schemas.js'),
+  events: () => import('./events/schemas.js'),
+  editions: () => import('./editions/schemas.js'),
+  snapshots: () => import('./snapshots/schemas.js'),
+  publishing: () => import('./publishing/schemas.js'),
+  webhooks: () => import('./webhooks/schemas.js'),
+  bulkJobs: () => import('./bulk-jobs/schemas.js'),
+  extensions: () => import('./extensions/schemas.js'),
+  searchIndexes: () => import('./search-indexes/schemas.js'),
+  integrations: () => import('./integrations/schemas.js'),
+};
+
+export const taskKinds: TaskKinds = {
+  localize: () => import('./items/task-localize.js'),
+  'publishing-job': () => import('./publishing/task.js'),
+  'webhook-delivery': () => import('./webhooks/deliver.js'),
+  'edition-schedule': () => import('./editions/task-schedule.js'),
+  'edition-publish': () => import('./editions/task-publish.js'),
+  'bulk-job': () => import('./bulk-jobs/task.js'),
+};
+
+// `sandbox://<receiver>/<path>` webhook URLs are delivered in-process to these (webhooks/internal.ts).
+internalReceivers['search-index'] = () => import('./search-indexes/receiver.js');
+internalReceivers.commerce = () => import('./integrations/commerce-receiver.js');
+internalReceivers.marketing = () => import('./integrations/marketing-receiver.js');

@@ -1,13 +1,6 @@
-import type { Db } from './core/db.js';
+import type { Migration } from './core/db.js';
 import { coreSeed } from './core/seed.js';
 import { reindexAllItems } from './items/search-text.js';
-
-export interface Migration {
-  /** Unique, never renamed: records which migrations a database has. */
-  id: string;
-  sql: string;
-  seed?: (db: Db) => void;
-}
 
 // Applied in this order. Resource families append their own migration; never edit an applied one.
 // Every resource row keeps its indexed columns beside the full resource as JSON in `data`.

@@ -3,6 +3,7 @@ import { compileQuery, compileSearch, parseQuery, MAX_QUERY_LENGTH, MAX_TERMS, t
 import { ItemSelection } from '../../src/server/search-indexes/search-select.js';
 import { ServiceError } from '../../src/server/core/errors.js';
 import { openDatabase, type Db } from '../../src/server/core/db.js';
+import { migrations } from '../../src/server/migrations.js';
 import { saveItem, type ContentItem } from '../../src/server/items/store.js';
 
 // The text search syntax: text -> AST -> FTS5 expression and SQL. The last sections run the
@@ -242,7 +243,7 @@ describe('compiled queries on a real index', () => {
   };
 
   beforeAll(() => {
-    db = openDatabase({ dataDir: ':memory:' });
+    db = openDatabase({ dataDir: ':memory:', migrations });
     // Items only: the hub and repository rows they reference are not needed here.
     db.pragma('foreign_keys = OFF');
     save('Apple pie', { title: 'Grandma apple pie' });

@@ -1,11 +1,12 @@
 import { noContent, ok, type RequestContext } from '../core/context.js';
 import { badRequest, notFound } from '../core/errors.js';
 import { link, pageOf, pageRequest, templated } from '../core/hal.js';
-import { loadHub, loadRepository } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
+import { loadRepository } from '../repositories/index.js';
 import { ACL_PERMISSIONS } from '../core/auth/permissions.js';
 import { revokeAcl } from '../core/auth/principal.js';
 import { stmt } from '../core/statements.js';
-import { HUB_MODULES as MODULES, hubs } from '../hubs/store.js';
+import { HUB_MODULES as MODULES, hubs } from '../hubs/index.js';
 import { accessHref, accessLinks, renderMember, type AccessTarget, type Member } from './render.js';
 
 // Administration: the operations it offers, access to hubs and repositories (members and their

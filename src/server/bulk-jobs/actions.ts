@@ -1,10 +1,10 @@
 import type { RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
-import { authorizeAs, checkVersion } from '../items/rules.js';
-import { changeStatus, copyItem, publishItem, setWorkflow, updateItem } from '../items/operations.js';
+import { authorizeAs, checkVersion } from '../items/index.js';
+import { changeStatus, copyItem, publishItem, setWorkflow, updateItem } from '../items/index.js';
 import type { BulkJobType } from './store.js';
-import { items, type ContentItem } from '../items/store.js';
-import { repositories, type Repository } from '../repositories/store.js';
+import { items, type ContentItem } from '../items/index.js';
+import { repositories, type Repository } from '../repositories/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 

@@ -2,7 +2,7 @@ import { accepted, ok, type RequestContext } from '../core/context.js';
 import { notFound, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { TASK } from '../core/tasks.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { bulkJobs, type BulkJob, type BulkJobType } from './store.js';
 import { bulkJobHref, renderBulkJob } from './render.js';
 import { failed } from './results.js';

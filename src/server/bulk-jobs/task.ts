@@ -1,6 +1,6 @@
 import { plainRequest } from '../core/exchange.js';
-import type { Service } from '../service.js';
-import type { Task } from '../core/scheduler.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Task } from '../core/tasks.js';
 import { RequestContext } from '../core/context.js';
 import { Principal } from '../core/auth/principal.js';
 import { bulkJobs, type BulkJob, type BulkJobResult } from './store.js';
@@ -18,7 +18,7 @@ export interface BulkPayload {
   entries: PreparedEntry[];
 }
 
-export function run(service: Service, task: Task): void {
+export function run(service: ServiceHost, task: Task): void {
   const jobs = bulkJobs(service.db);
   const job = jobs.get(task.ref);
   if (!job || job.status !== 'CREATED') return;
@@ -46,7 +46,7 @@ function runEntry(ctx: RequestContext, job: BulkJob, contentItemId: string | nul
  * What the entries run in: the creating client with the permissions it holds now, on the sandbox
  * clock, as if each entry were one of its requests. Nothing is rendered, so the URL only names the job.
  */
-function actingContext(service: Service, job: BulkJob, creator: Principal): RequestContext {
+function actingContext(service: ServiceHost, job: BulkJob, creator: Principal): RequestContext {
   const url = new URL(`http://sandbox.internal/v2/content/hubs/${job.hubId}/bulk-jobs/${job.id}`);
   const ctx = new RequestContext(service, plainRequest('GET', url.href, {}), url, service.routeByOp('bulkJobs.get')!, { hubId: job.hubId, jobId: job.id }, '');
   ctx.principal = creator;

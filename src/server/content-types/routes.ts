@@ -2,13 +2,15 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { badRequest, conflict, notFound, serviceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { link, pageOf, pageRequest, statusList } from '../core/hal.js';
-import { loadContentType, loadHub, loadRepository } from '../core/load.js';
+import { loadContentType } from './load.js';
+import { loadHub } from '../hubs/index.js';
+import { loadRepository } from '../repositories/index.js';
 import { contentTypes, type ContentType } from './store.js';
-import { repositories } from '../repositories/store.js';
-import { hubStatusFilter, schemaByUri, type ContentTypeSchema } from '../schemas/store.js';
+import { repositories } from '../repositories/index.js';
+import { hubStatusFilter, schemaByUri, type ContentTypeSchema } from '../schemas/index.js';
 import { renderCachedSchema, renderContentType } from './render.js';
-import { renderRepository } from '../repositories/render.js';
-import { inlineSchemaRefs } from '../schemas/rules.js';
+import { renderRepository } from '../repositories/index.js';
+import { inlineSchemaRefs } from '../schemas/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 

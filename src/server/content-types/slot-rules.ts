@@ -2,8 +2,8 @@ import type { RequestContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import type { ContentType } from './store.js';
 import type { Db } from '../core/db.js';
-import type { Repository } from '../repositories/store.js';
-import { schemaByUri } from '../schemas/store.js';
+import type { Repository } from '../repositories/index.js';
+import { schemaByUri } from '../schemas/index.js';
 
 // Slot items: content items of a slot type (a content type whose schema has validation level
 // SLOT), kept in repositories with the slots feature.

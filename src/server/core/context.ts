@@ -4,9 +4,40 @@ import type { AclRequirement } from './auth/permissions.js';
 import { badRequest, forbidden, notFound } from './errors.js';
 import { parseFirstJsonValue } from './body.js';
 import type { RouteDef } from './route-table.js';
-import type { Service } from '../service.js';
+import type { SandboxClock } from './clock-store.js';
+import type { FaultInjector } from './faults.js';
+import type { Caches } from './caches.js';
 import type { ServiceRequest } from './exchange.js';
 import { validateNow } from './body-schemas.js';
+
+/**
+ * What handlers and scheduled tasks need of the service. The service (service.ts) implements it;
+ * core and the families know only this, so nothing below the service imports it.
+ */
+export interface ServiceHost {
+  readonly db: Db;
+  readonly clock: SandboxClock;
+  readonly scheduler: TaskQueue;
+  readonly faults: FaultInjector;
+  readonly tokenTtlSeconds: number;
+  readonly signingKey: Buffer;
+  readonly options: { readonly dataDir: string };
+  /** Caches valid until the data changes (here or in another process); see Caches. */
+  readonly caches: Caches;
+  /** Records that this process changed the data: cached state is re-read on the next request. */
+  markChanged(): void;
+  /** The route of an operation (`<family>.<handler>`): what `ctx.can` and acting contexts need. */
+  routeByOp(op: string): RouteDef | undefined;
+  /** Sets ctx.principal from the bearer token (401 when missing or invalid). */
+  authenticate(ctx: RequestContext): void;
+}
+
+/** The scheduler as families see it: work to run later (sandbox time), in order. */
+export interface TaskQueue {
+  enqueue(kind: string, ref: string, dueAt: number, payload?: unknown): number;
+  cancel(kind: string, ref: string): number;
+  runDue(): Promise<void>;
+}
 
 export interface Scope {
   hubId: string;
@@ -44,7 +75,7 @@ export class RequestContext {
   private bodyParsed = false;
 
   constructor(
-    readonly service: Service,
+    readonly service: ServiceHost,
     readonly req: ServiceRequest,
     url: URL,
     readonly route: RouteDef,

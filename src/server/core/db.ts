@@ -1,7 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { migrations } from '../migrations.js';
 import { ensurePrivateDir } from '../../config/private-dir.js';
 
 export type Db = BetterSqlite3.Database;
@@ -12,13 +11,23 @@ const Database = createRequire(import.meta.url)('better-sqlite3') as typeof Bett
 export interface OpenOptions {
   /** Directory holding sandbox.db; ':memory:' for a throwaway database. */
   dataDir: string;
+  /** The one ordered list of migrations (src/server/migrations.ts), applied in order. */
+  migrations: readonly Migration[];
 }
+
+export interface Migration {
+  /** Unique, never renamed: records which migrations a database has. */
+  id: string;
+  sql: string;
+  seed?: (db: Db) => void;
+}
+
 
 /**
  * Opens the sandbox database: WAL so readers never block the writer, a busy timeout so several
  * CLI processes can share one data directory, and migrations applied under an exclusive lock.
  */
-export function openDatabase({ dataDir }: OpenOptions): Db {
+export function openDatabase({ dataDir, migrations }: OpenOptions): Db {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     // The database holds the token signing key and every client secret.
@@ -32,11 +41,11 @@ export function openDatabase({ dataDir }: OpenOptions): Db {
   // only an OS crash or power loss can drop the newest commits. CMS_SANDBOX_SYNC=full for that.
   db.pragma(`synchronous = ${process.env.CMS_SANDBOX_SYNC === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }
 
-function migrate(db: Db): void {
+function migrate(db: Db, migrations: readonly Migration[]): void {
   // user_version counts applied migrations: one cheap read on the common, up-to-date path.
   if ((db.pragma('user_version', { simple: true }) as number) === migrations.length) return;
   db.transaction(() => {

@@ -314,9 +314,9 @@ export const routes: RouteDef[] = [
   v2('GET', '/snapshots/:snapshotId', 'snapshots.get', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
   v2('GET', '/snapshots/:snapshotId/content-items/:itemId', 'snapshots.contentItem', readsContent({ fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ })),
   v2('GET', '/snapshots/:snapshotId/publishing-jobs', 'publishing.listJobs', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
-  v2('POST', '/snapshots/:snapshotId/publishing-jobs', 'publishing.createJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'snapshots.publishingJob' }),
+  v2('POST', '/snapshots/:snapshotId/publishing-jobs', 'publishing.createJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'publishing.publishingJob' }),
   v2('GET', '/publishing-jobs/:jobId', 'publishing.getJob', { fn: [FN('SNAPSHOT', 'READ')], acl: HUB_READ }),
-  v2('PATCH', '/publishing-jobs/:jobId', 'publishing.cancelJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'snapshots.cancelJob' }),
+  v2('PATCH', '/publishing-jobs/:jobId', 'publishing.cancelJob', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ, body: 'publishing.cancelJob' }),
   v2('POST', '/content-items/:itemId/publish', 'publishing.publishItem', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ }),
   v2('POST', '/content-items/:itemId/unpublish', 'publishing.unpublishItem', { fn: [FN('CONTENT_ITEM', 'PUBLISH')], acl: HUB_READ }),
 

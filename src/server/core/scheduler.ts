@@ -1,15 +1,14 @@
-import type { Service } from '../service.js';
+import type { ServiceHost } from './context.js';
 import { stmt } from './statements.js';
 import type { Db } from './db.js';
-import { taskKinds, type TaskModule } from './tasks.js';
+import type { Task, TaskKinds, TaskModule } from './tasks.js';
 
-export interface Task {
-  id: number;
-  kind: string;
-  ref: string;
-  due_at: number;
-  attempts: number;
-  payload: string;
+export type { Task } from './tasks.js';
+
+/** What the scheduler needs of the service besides what tasks get: its timer pass and error report. */
+export interface SchedulerHost extends ServiceHost {
+  tick(): Promise<void>;
+  readonly options: ServiceHost['options'] & { onError?: (err: unknown, req: { method: string; url: string }) => void };
 }
 
 /** How long a process may hold an asynchronous task before another may take it over. */
@@ -33,7 +32,10 @@ export class Scheduler {
   /** A pass left due deliveries pending for lack of a slot: a finishing one starts the next pass. */
   private deferred = false;
 
-  constructor(private readonly service: Service) {}
+  constructor(
+    private readonly service: SchedulerHost,
+    private readonly taskKinds: TaskKinds,
+  ) {}
 
   private get db(): Db {
     return this.service.db;
@@ -76,7 +78,7 @@ export class Scheduler {
       ).all(now, Date.now()) as Task[];
       let progressed = false;
       for (const task of due) {
-        const mod = await taskKinds[task.kind]?.();
+        const mod = await this.taskKinds[task.kind]?.();
         if (!mod) {
           stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(`unknown task kind ${task.kind}`, task.id);
           continue;

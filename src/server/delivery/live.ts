@@ -1,6 +1,6 @@
 import type { Db } from '../core/db.js';
-import { editionSlots, editions, type Edition, type EditionSlot } from '../editions/store.js';
-import { WILL_PUBLISH, editionWindow, rankedActive } from '../integrations/commerce-ranking.js';
+import { editionSlots, editions, type Edition, type EditionSlot } from '../editions/index.js';
+import { WILL_PUBLISH, editionWindow, rankedActive } from '../integrations/index.js';
 
 export interface LiveEditionSlot {
   edition: Edition;

@@ -1,10 +1,10 @@
 import type { Db } from '../core/db.js';
 import { rewriteLinks } from '../core/content-links.js';
 import { linkedGraph } from './graph.js';
-import { publishEntries } from '../editions/rules.js';
-import { slotSnapshotIds } from '../editions/slot-content.js';
-import { itemVersion, items, type ContentItem } from '../items/store.js';
-import { snapshots } from '../snapshots/store.js';
+import { publishEntries } from '../editions/index.js';
+import { slotSnapshotIds } from '../editions/index.js';
+import { itemVersion, items, type ContentItem } from '../items/index.js';
+import { snapshots } from '../snapshots/index.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
 import { IRI_BASE } from './iri.js';
 

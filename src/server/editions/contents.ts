@@ -1,6 +1,6 @@
 import type { Db } from '../core/db.js';
 import { serviceError, type ErrorDetail } from '../core/errors.js';
-import { snapshots } from '../snapshots/store.js';
+import { snapshots } from '../snapshots/index.js';
 import type { EditionContent } from './store.js';
 
 // Edition content: snapshots associated with an edition directly (not through a slot). Clients

@@ -2,7 +2,7 @@
 // an item will be live at a given time. Read-only queries for the items handlers.
 import type { Db } from '../core/db.js';
 import { stmt } from '../core/statements.js';
-import { items } from '../items/store.js';
+import { items } from '../items/index.js';
 import { editions, type Edition, type PublishingStatus } from './store.js';
 import { publishEntries } from './rules.js';
 

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../core/context.js';
 import { link, linkSet, templated } from '../core/hal.js';
-import type { CmsEvent } from '../events/store.js';
+import type { CmsEvent } from '../events/index.js';
 import type { Edition, PublishingStatus } from './store.js';
 import { isEditable } from './rules.js';
 import { UNSCHEDULABLE_STATES } from './lifecycle.js';

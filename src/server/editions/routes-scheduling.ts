@@ -5,7 +5,7 @@ import { loadEdition, touchEdition } from './load.js';
 import { checkEditable, conflicts as editionConflicts, scheduleProblems, slotCollisions as editionSlotCollisions, isEditable, type Conflict } from './rules.js';
 import { UNSCHEDULABLE_STATES, scheduleEdition, unscheduleEdition } from './lifecycle.js';
 import { renderEdition } from './render.js';
-import { events } from '../events/store.js';
+import { events } from '../events/index.js';
 import { editions, type Edition } from './store.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';

@@ -7,8 +7,8 @@ import { addSlots, copiedEditionSlot, newEditionSlot, slotItem } from './slots.j
 import { slotLinks, slotState } from './slot-content.js';
 import { renderEditionSlot } from './render-slot.js';
 import { editionSlots, type Edition, type EditionSlot } from './store.js';
-import { items } from '../items/store.js';
-import { snapshots } from '../snapshots/store.js';
+import { items } from '../items/index.js';
+import { snapshots } from '../snapshots/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 

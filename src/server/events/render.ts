@@ -4,7 +4,7 @@ import type { Db } from '../core/db.js';
 import { link, linkSet, templated } from '../core/hal.js';
 import { stmt } from '../core/statements.js';
 import type { CmsEvent } from './store.js';
-import { IN_PUBLICATION } from '../editions/render.js';
+import { IN_PUBLICATION } from '../editions/index.js';
 
 export interface EditionProgress {
   /** Editions past DRAFT (scheduled, publishing or published): the event keeps its dates and is not deleted. */

@@ -2,9 +2,10 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { conflict } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadEvent, loadHub } from '../core/load.js';
+import { loadEvent } from './load.js';
+import { loadHub } from '../hubs/index.js';
 import { events, type CmsEvent } from './store.js';
-import { editions } from '../editions/store.js';
+import { editions } from '../editions/index.js';
 import { checkWindow, definedFields, editionProgress, refuseArchived, renderEvent } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';

@@ -2,7 +2,7 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { conflict, notFound } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { extensions, type Extension } from './store.js';
 import { extensionHref, renderExtension, renderExtensionLite } from './render.js';
 import type { Input } from '../core/validate.js';

@@ -2,7 +2,8 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { conflict } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadFolder, loadRepository } from '../core/load.js';
+import { loadFolder } from './load.js';
+import { loadRepository } from '../repositories/index.js';
 import { folderContents, folders, type Folder } from './store.js';
 import { renderFolder } from './render.js';
 import type { Input } from '../core/validate.js';

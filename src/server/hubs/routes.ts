@@ -1,6 +1,6 @@
 import { created, noContent, ok, type RequestContext } from '../core/context.js';
 import { conflict } from '../core/errors.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from './load.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
 import { defaultSettings, hubs, type Hub, type HubSettings } from './store.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../core/db.js';
 import { newId } from '../core/ids.js';
-import { itemVersion, items } from '../items/store.js';
+import { itemVersion, items } from '../items/index.js';
 import type { Integration } from './store.js';
 import { contentAssets, type ContentAsset } from './commerce-store.js';
 

@@ -1,10 +1,10 @@
 import type { Db } from '../core/db.js';
 import { newId } from '../core/ids.js';
-import { publishEntries, slotsOf } from '../editions/rules.js';
-import { slotSnapshotIds } from '../editions/slot-content.js';
-import { editions, type Edition, type EditionSlot } from '../editions/store.js';
-import { itemVersion } from '../items/store.js';
-import { snapshotItems } from '../snapshots/store.js';
+import { publishEntries, slotsOf } from '../editions/index.js';
+import { slotSnapshotIds } from '../editions/index.js';
+import { editions, type Edition, type EditionSlot } from '../editions/index.js';
+import { itemVersion } from '../items/index.js';
+import { snapshotItems } from '../snapshots/index.js';
 import type { Integration } from './store.js';
 import { WILL_PUBLISH, editionWindow, rankedActive } from './commerce-ranking.js';
 import { campaigns, type Campaign, type FrozenItem, type SlotConfiguration } from './commerce-store.js';

@@ -1,4 +1,4 @@
-import type { Edition, PublishingStatus } from '../editions/store.js';
+import type { Edition, PublishingStatus } from '../editions/index.js';
 
 // The description's ranking rule (Events 5), shared by the stand-in commerce platform and by
 // virtual staging: a configuration is active from its start until its end (none: evergreen, it

@@ -1,5 +1,5 @@
-import type { Service } from '../service.js';
-import type { Delivery } from '../webhooks/store.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Delivery } from '../webhooks/index.js';
 import { integrations, type Integration } from './store.js';
 import { syncCampaign } from './commerce-campaigns.js';
 import { recordAsset, type PublishedItem } from './commerce-assets.js';
@@ -25,13 +25,13 @@ function parseEvent(body: string): { name: string; payload: Payload } | string {
   return { name, payload: payload as Payload };
 }
 
-function editionEvent(service: Service, integration: Integration, payload: Payload): Answer {
+function editionEvent(service: ServiceHost, integration: Integration, payload: Payload): Answer {
   const { change, campaign } = syncCampaign(service.db, integration, payload.id, service.clock.now());
   if (change === 'none') return { status: 200, body: `edition ${payload.id} is not scheduled: no campaign` };
   return { status: 200, body: campaign ? `campaign ${campaign.id} ${change} for edition ${payload.id}` : `campaign of edition ${payload.id} removed` };
 }
 
-function publishedEvent(service: Service, integration: Integration, payload: Payload): Answer {
+function publishedEvent(service: ServiceHost, integration: Integration, payload: Payload): Answer {
   const version = payload.publishedVersion ?? payload.version;
   if (!Number.isInteger(version)) return { status: 400, body: 'the published item carries no version' };
   const asset = recordAsset(service.db, integration, payload as unknown as PublishedItem, service.clock.now());
@@ -39,7 +39,7 @@ function publishedEvent(service: Service, integration: Integration, payload: Pay
   return { status: 200, body: `content asset ${asset.itemId} at version ${asset.version}` };
 }
 
-export function receive(service: Service, _delivery: Delivery, path: string, body: string): Answer {
+export function receive(service: ServiceHost, _delivery: Delivery, path: string, body: string): Answer {
   const id = path.replace(/^\/+/, '');
   const integration = integrations(service.db).get(id);
   if (integration?.type !== 'commerce') return { status: 404, body: `no commerce integration ${id}` };

@@ -1,6 +1,6 @@
-import type { Service } from '../service.js';
+import type { ServiceHost } from '../core/context.js';
 import type { Db } from '../core/db.js';
-import type { Delivery } from '../webhooks/store.js';
+import type { Delivery } from '../webhooks/index.js';
 import { stmt } from '../core/statements.js';
 import { integrations } from './store.js';
 
@@ -15,7 +15,7 @@ export interface MarketingDelivery {
   event: unknown;
 }
 
-export function receive(service: Service, delivery: Delivery, path: string, body: string): { status: number; body?: string } {
+export function receive(service: ServiceHost, delivery: Delivery, path: string, body: string): { status: number; body?: string } {
   const id = path.replace(/^\/+/, '');
   const integration = integrations(service.db).get(id);
   if (integration?.type !== 'marketing') return { status: 404, body: `no marketing integration ${id}` };

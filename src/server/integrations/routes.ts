@@ -2,7 +2,7 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { badRequest, notFound } from '../core/errors.js';
 import { intParam, link, pageOf, pageRequest, sortParam } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { COMMERCE, MARKETING, type IntegrationKind } from './kinds.js';
 import { unmask } from './secrets.js';
 import { INTEGRATION_SORT, integrations, type Integration } from './store.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../core/db.js';
 import { Collection } from '../core/collection.js';
-import { repositories, type Repository } from '../repositories/store.js';
+import { repositories, type Repository } from '../repositories/index.js';
 
 export interface LocalizationJob {
   id: string;

@@ -11,11 +11,11 @@ import {
   requestedDeliveryKey,
   withDeliveryKey,
 } from './rules.js';
-import { schedulePublishingJob } from '../publishing/publish.js';
+import { schedulePublishingJob } from '../publishing/index.js';
 import { itemVersion, newItem, saveItem, saveVersion, type ContentItem, type ItemAction } from './store.js';
-import { repositories, type Repository } from '../repositories/store.js';
-import { createSnapshot, type PublishingJob } from '../snapshots/store.js';
-import { workflowStates } from '../workflow-states/store.js';
+import { repositories, type Repository } from '../repositories/index.js';
+import { createSnapshot, type PublishingJob } from '../snapshots/index.js';
+import { workflowStates } from '../workflow-states/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 

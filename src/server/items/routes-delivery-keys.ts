@@ -1,7 +1,8 @@
 import { ok, type RequestContext } from '../core/context.js';
 import { badRequest, notFound } from '../core/errors.js';
 import { pageOf, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/hal.js';
-import { loadHub, loadItem } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
+import { loadItem } from './load.js';
 import { items, saveVersion } from './store.js';
 import { itemChanged, renderItem } from './render.js';
 import { checkActive, checkDeliveryKey, checkVersion, withDeliveryKey } from './rules.js';

@@ -1,13 +1,15 @@
 import { created, ok, type Reply, type RequestContext } from '../core/context.js';
 import { badRequest, notFound, ServiceError } from '../core/errors.js';
 import { intParam, link, pageOf, pageRequest, statusList } from '../core/hal.js';
-import { loadItem, loadRepository } from '../core/load.js';
-import { editionSlotAssociations as slotAssociations, plannedVersion as plannedVersionAt } from '../editions/planning.js';
+import { loadItem } from './load.js';
+import { loadRepository } from '../repositories/index.js';
+import { editionSlotAssociations as slotAssociations, plannedVersion as plannedVersionAt } from '../editions/index.js';
 import { descendants, itemVersion, itemVersions, items, newItem, saveItem, saveVersion, type ContentItem } from './store.js';
-import { repositories } from '../repositories/store.js';
-import { folders } from '../folders/store.js';
+import { repositories } from '../repositories/index.js';
+import { folders } from '../folders/index.js';
 import { changeStatus, copyItem, setWorkflow as setItemWorkflow, updateItem } from './operations.js';
 import { itemChanged, renderItem, renderItemJson } from './render.js';
+import { cachedItemRow } from './row-cache.js';
 import {
   assignedType,
   authorizeAs,
@@ -65,7 +67,7 @@ export function get(ctx: RequestContext) {
   if (version === null && ctx.query.get('projection') !== 'basic') {
     // The hot path: access and links from indexed columns; the stored JSON is sent as it is.
     const id = ctx.params.itemId!;
-    const row = ctx.service.itemRow(id);
+    const row = cachedItemRow(ctx.service, id);
     if (!row) throw notFound('ContentItem', id);
     ctx.authorize({ hubId: row.keys.hubId, repoId: row.keys.contentRepositoryId }, 'ContentItem', id);
     return { status: 200, json: renderItemJson(ctx, row.keys, row.json) };

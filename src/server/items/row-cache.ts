@@ -1,4 +1,6 @@
-import type { ItemRow } from './store.js';
+import { itemRow, type ItemRow } from './store.js';
+import type { Db } from '../core/db.js';
+import type { Caches } from '../core/caches.js';
 
 /**
  * Item rows kept for `GET item` (the hot read) until the data changes: the owner empties it on
@@ -33,4 +35,9 @@ export class ItemRowCache {
     this.rows.clear();
     this.chars = 0;
   }
+}
+
+/** An item's keys and stored JSON, from the service's cache while nothing has changed. */
+export function cachedItemRow(service: { readonly db: Db; readonly caches: Caches }, id: string): ItemRow | undefined {
+  return service.caches.get('itemRows', () => new ItemRowCache()).get(id, () => itemRow(service.db, id));
 }

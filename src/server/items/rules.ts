@@ -1,13 +1,13 @@
 import type { RequestContext, Scope } from '../core/context.js';
 import { badRequest, conflict, forbidden, serviceError, validationFailed } from '../core/errors.js';
-import { SchemaDocumentError, compile, validate } from '../schemas/json-schema.js';
-import { contentTypes, type ContentType } from '../content-types/store.js';
-import { folders } from '../folders/store.js';
-import { HUB_MODULES, hubs } from '../hubs/store.js';
+import { SchemaDocumentError, compile, validate } from '../schemas/index.js';
+import { contentTypes, type ContentType } from '../content-types/index.js';
+import { folders } from '../folders/index.js';
+import { HUB_MODULES, hubs } from '../hubs/index.js';
 import { items, type ContentItem } from './store.js';
-import type { Repository } from '../repositories/store.js';
-import { findSchemaDocument } from '../schemas/store.js';
-import { checkSlotSampleData } from '../content-types/slot-rules.js';
+import type { Repository } from '../repositories/index.js';
+import { findSchemaDocument } from '../schemas/index.js';
+import { checkSlotSampleData } from '../content-types/index.js';
 import type { Db } from '../core/db.js';
 
 // The rules every path that writes an item body applies (create, update, copy, bulk, import).

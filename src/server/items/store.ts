@@ -3,7 +3,7 @@ import { Collection } from '../core/collection.js';
 import { stmt } from '../core/statements.js';
 import { findLinks } from '../core/content-links.js';
 import { indexSearchRow } from './search-text.js';
-import { enqueueEvent } from '../webhooks/store.js';
+import { enqueueEvent } from '../webhooks/index.js';
 import { newUuid } from '../core/ids.js';
 
 export interface ItemMeta {

@@ -1,12 +1,12 @@
-import type { Service } from '../service.js';
-import type { Task } from '../core/scheduler.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Task } from '../core/tasks.js';
 import type { Db } from '../core/db.js';
 import { badRequest } from '../core/errors.js';
 import { newUuid } from '../core/ids.js';
 import { findLinks, rewriteLinks } from '../core/content-links.js';
 import { assignedType, withDeliveryKey } from './rules.js';
 import { descendants, itemVersion, items, localizedVariant, newItem, saveItem, touchItem, type ContentItem } from './store.js';
-import { repositories } from '../repositories/store.js';
+import { repositories } from '../repositories/index.js';
 import { localizationJobs, localizationTarget, type LocalizationJob } from './localization-jobs.js';
 
 // Task 'localize' (ref: the job id): copies the root item and every item it reaches through
@@ -15,7 +15,7 @@ import { localizationJobs, localizationTarget, type LocalizationJob } from './lo
 
 type LocaleResult = LocalizationJob['results'][number];
 
-export function run(service: Service, task: Task): void {
+export function run(service: ServiceHost, task: Task): void {
   const db = service.db;
   const job = localizationJobs(db).get(task.ref);
   if (!job) return;

@@ -2,9 +2,9 @@ import type { RequestContext } from '../core/context.js';
 import type { Db } from '../core/db.js';
 import { newId } from '../core/ids.js';
 import { TASK } from '../core/tasks.js';
-import { items, publicItem, touchItem } from '../items/store.js';
-import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../snapshots/store.js';
-import { enqueueEvent } from '../webhooks/store.js';
+import { items, publicItem, touchItem } from '../items/index.js';
+import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../snapshots/index.js';
+import { enqueueEvent } from '../webhooks/index.js';
 
 /** A job that publishes the snapshot at `at` (sandbox time), queued for the scheduler. */
 export function schedulePublishingJob(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {

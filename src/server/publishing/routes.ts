@@ -1,14 +1,14 @@
 import { created, noContent, ok, type RequestContext } from '../core/context.js';
 import { conflict, notFound } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
-import { loadItem } from '../core/load.js';
-import { touchItem } from '../items/store.js';
-import { publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../snapshots/store.js';
+import { loadItem } from '../items/index.js';
+import { touchItem } from '../items/index.js';
+import { publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../snapshots/index.js';
 import { schedulePublishingJob } from './publish.js';
-import { publishItem as publishNow } from '../items/operations.js';
-import { isCancellable, renderPublishingJob } from '../snapshots/render.js';
+import { publishItem as publishNow } from '../items/index.js';
+import { isCancellable, renderPublishingJob } from '../snapshots/index.js';
 import type { Input } from '../core/validate.js';
-import type * as bodies from '../snapshots/schemas.js';
+import type * as bodies from './schemas.js';
 import { TASK } from '../core/tasks.js';
 
 export function listJobs(ctx: RequestContext) {

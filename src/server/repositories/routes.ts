@@ -1,6 +1,7 @@
 import { created, noContent, ok, type RequestContext } from '../core/context.js';
 import { badRequest, conflict } from '../core/errors.js';
-import { loadHub, loadRepository } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
+import { loadRepository } from './load.js';
 import { link, pageOf, pageRequest, templated } from '../core/hal.js';
 import { newId } from '../core/ids.js';
 import { groupLocales, repositories, type Repository } from './store.js';

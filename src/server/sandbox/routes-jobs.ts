@@ -2,14 +2,14 @@ import { accepted, ok, type RequestContext } from '../core/context.js';
 import { conflict, notFound } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { TASK } from '../core/tasks.js';
-import { bulkJobs } from '../bulk-jobs/store.js';
-import { publishingJobs } from '../snapshots/store.js';
+import { bulkJobs } from '../bulk-jobs/index.js';
+import { publishingJobs } from '../snapshots/index.js';
 import { stmt } from '../core/statements.js';
-import { webhooks, type Delivery, type WebhookRequest } from '../webhooks/store.js';
-import { renderBulkJob } from '../bulk-jobs/render.js';
-import { renderPublishingJob } from '../snapshots/render.js';
+import { webhooks, type Delivery, type WebhookRequest } from '../webhooks/index.js';
+import { renderBulkJob } from '../bulk-jobs/index.js';
+import { renderPublishingJob } from '../snapshots/index.js';
 
 // Operations the console needs that the public API does not offer: the jobs of a hub as one list
 // (the API reads a bulk job by id and publishing jobs per snapshot) and re-sending a webhook

@@ -1,7 +1,8 @@
 import { created, ok, type RequestContext } from '../core/context.js';
 import { badRequest, conflict, serviceError } from '../core/errors.js';
 import { intParam, link, pageOf, pageRequest, statusList } from '../core/hal.js';
-import { loadHub, loadSchema } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
+import { loadSchema } from './load.js';
 import { newId } from '../core/ids.js';
 import { hubStatusFilter, saveSchema, schemaByUri, schemaVersion, schemaVersions, schemas, type ContentTypeSchema } from './store.js';
 import { renderSchema, renderSchemaVersion } from './render.js';

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../core/context.js';
 import { link, linkSet, templated } from '../core/hal.js';
-import { contentTypes } from '../content-types/store.js';
-import { webhooks } from '../webhooks/store.js';
+import { contentTypes } from '../content-types/index.js';
+import { webhooks } from '../webhooks/index.js';
 import { REPORTS, REPORT_PARAMS } from './params.js';
 import { replicaCount, searchIndexes, type AssignedContentType, type IndexSettings, type SearchIndex } from './store.js';
 

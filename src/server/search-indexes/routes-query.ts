@@ -4,7 +4,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../core/errors.js
 import { parse, type Input } from '../core/validate.js';
 import * as bodies from './schemas.js';
 import { FilterSyntaxError, matchesText, parseFacetFilters, parseFilters, passes, searchablePaths, type AnyOf } from './matching.js';
-import { tokens } from '../items/search-text.js';
+import { tokens } from '../items/index.js';
 import { queryById, recordEvent, recordQuery, type FilterUse } from './records.js';
 import { allObjects, searchIndexes, type SearchIndex } from './store.js';
 

@@ -1,8 +1,8 @@
 import { ok, type RequestContext } from '../core/context.js';
 import { badRequest } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
-import { loadHub } from '../core/load.js';
-import { renderItem } from '../items/render.js';
+import { loadHub } from '../hubs/index.js';
+import { renderItem } from '../items/index.js';
 import type { PageRequest } from '../core/collection.js';
 import { compileSearch, type CompiledSearch } from './search-query.js';
 import { ItemSelection, SEARCH_SORTABLE } from './search-select.js';

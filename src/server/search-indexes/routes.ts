@@ -2,10 +2,10 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { badRequest, conflict, notFound } from '../core/errors.js';
 import { link, pageOf, pageRequest, statusList } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
-import { HUB_MODULES, hubs, type Hub } from '../hubs/store.js';
-import { contentTypes } from '../content-types/store.js';
-import { webhooks } from '../webhooks/store.js';
+import { loadHub } from '../hubs/index.js';
+import { HUB_MODULES, hubs, type Hub } from '../hubs/index.js';
+import { contentTypes } from '../content-types/index.js';
+import { webhooks } from '../webhooks/index.js';
 import { indexPath, renderAssignedType, renderIndex, renderKey, renderSettings } from './render.js';
 import { loadSearchIndex, requireActive, requirePrimary } from './access.js';
 import { indexName, suffixProblem } from './naming.js';

@@ -1,5 +1,5 @@
 import { badRequest } from '../core/errors.js';
-import { fieldName, fieldToken, innerHyphens, tokens, wordTokens } from '../items/search-text.js';
+import { fieldName, fieldToken, innerHyphens, tokens, wordTokens } from '../items/index.js';
 import { raw, sql, type Sql } from './search-sql.js';
 
 // The text search syntax of the description: text -> AST (parseQuery) -> one FTS5 MATCH

@@ -1,6 +1,6 @@
 import { readConsistently, type Db } from '../core/db.js';
 import type { PageRequest, PageResult, SortSpec } from '../core/collection.js';
-import { itemFromRow, type ContentItem } from '../items/store.js';
+import { itemFromRow, type ContentItem } from '../items/index.js';
 import type { CompiledSearch } from './search-query.js';
 import { joinSql, queryOne, queryRows, raw, sql, type Sql } from './search-sql.js';
 

@@ -1,11 +1,11 @@
 import { created, ok, type RequestContext } from '../core/context.js';
 import { badRequest, notFound } from '../core/errors.js';
 import { link, pageOf, pageRequest } from '../core/hal.js';
-import { loadHub } from '../core/load.js';
-import { items, itemVersion } from '../items/store.js';
+import { loadHub } from '../hubs/index.js';
+import { items, itemVersion } from '../items/index.js';
 import { createSnapshot, snapshots, snapshotItems, type Snapshot } from './store.js';
 import { renderSnapshot } from './render.js';
-import { renderItem } from '../items/render.js';
+import { renderItem } from '../items/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 

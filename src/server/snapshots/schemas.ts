@@ -18,10 +18,3 @@ export const batch = body(
   'Snapshot',
   z.array(z.object({ comment: z.string().max(1000).default(''), createdFrom, type: typeOf(['USER', 'SYSTEM', 'GENERATED']), contentRoot: nonEmpty(64) })).min(1).max(500),
 );
-
-export const publishingJob = body(
-  'PublishingJob',
-  z.object({ scheduledDate: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time') }),
-);
-
-export const cancelJob = body('PublishingJob', z.object({ state: z.literal('CANCELLED', { error: "must be 'CANCELLED'" }) }));

@@ -1,7 +1,7 @@
 import type { Db } from '../core/db.js';
 import { Collection } from '../core/collection.js';
 import { stmt } from '../core/statements.js';
-import { descendants, items } from '../items/store.js';
+import { descendants, items } from '../items/index.js';
 import { newId } from '../core/ids.js';
 
 export type SnapshotType = 'USER' | 'SYSTEM' | 'GENERATED';

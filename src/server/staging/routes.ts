@@ -1,10 +1,10 @@
 import { created, noContent, ok, type Reply, type RequestContext } from '../core/context.js';
 import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail } from '../core/errors.js';
 import { link } from '../core/hal.js';
-import { hubs, type Hub } from '../hubs/store.js';
-import { items, type ContentItem } from '../items/store.js';
-import { graphOf, stagedContent } from '../delivery/resolve.js';
-import { IRI_BASE } from '../delivery/iri.js';
+import { hubs, type Hub } from '../hubs/index.js';
+import { items, type ContentItem } from '../items/index.js';
+import { graphOf, stagedContent } from '../delivery/index.js';
+import { IRI_BASE } from '../delivery/index.js';
 import { contentHtml, escapeHtml } from './html.js';
 import { stagingHub } from './host.js';
 import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from './templates.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Service } from '../service.js';
-import type { Task } from '../core/scheduler.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Task } from '../core/tasks.js';
 import { newId } from '../core/ids.js';
 import { stmt } from '../core/statements.js';
 import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
@@ -38,7 +38,7 @@ export function renderTemplate(template: string, event: Delivery['event']): stri
 export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
 
 /** One delivery attempt: sends, records the attempt, and schedules the next one after a 5xx or a network error. */
-export async function run(service: Service, task: Task): Promise<void> {
+export async function run(service: ServiceHost, task: Task): Promise<void> {
   const delivery = JSON.parse(task.payload) as Delivery;
   const hook = webhooks(service.db).get(delivery.webhookId);
   if (!hook || !hook.active) return;

@@ -2,7 +2,7 @@ import { created, noContent, ok, type RequestContext } from '../core/context.js'
 import { badRequest, notFound } from '../core/errors.js';
 import { intParam, link, pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader } from './store.js';
 import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';

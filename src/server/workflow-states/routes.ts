@@ -2,7 +2,7 @@ import { created, ok, type RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
-import { loadHub } from '../core/load.js';
+import { loadHub } from '../hubs/index.js';
 import { workflowStates, type WorkflowState } from './store.js';
 import { renderWorkflowState } from './render.js';
 import type { Input } from '../core/validate.js';
