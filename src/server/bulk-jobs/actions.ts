@@ -1,7 +1,8 @@
 import type { RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { authorizeAs, checkVersion } from '../items/index.js';
-import { changeStatus, copyItem, publishItem, setWorkflow, updateItem } from '../items/index.js';
+import { changeStatus, copyItem, setWorkflow, updateItem } from '../items/index.js';
+import { publishItem } from '../publishing/index.js';
 import type { BulkJobType } from './store.js';
 import { items, type ContentItem } from '../items/index.js';
 import { repositories, type Repository } from '../repositories/index.js';

@@ -1,5 +1,4 @@
 import type { Db } from '../core/db.js';
-import type { ContentItem } from './store.js';
 import { stmt } from '../core/statements.js';
 
 // What the full-text index holds for an item, and the token rules the query side must share.
@@ -50,6 +49,17 @@ export const fieldToken = (field: string, word: string): string => `${fieldName(
  */
 export const MAX_INDEXED_CHARS = 256 * 1024;
 
+/** What the index reads of an item (store.ts's ContentItem is one); store.ts imports this file. */
+export interface IndexedItem {
+  label: string;
+  body: Record<string, unknown> & { _meta: { schema: string } };
+  status: string;
+  locale: string | null;
+  deliveryKey: string | null;
+  contentRepositoryId: string;
+  folderId: string | null;
+}
+
 export interface SearchRow {
   label: string;
   body: string;
@@ -59,7 +69,7 @@ export interface SearchRow {
   fieldsWords: string;
 }
 
-export function searchRow(item: ContentItem): SearchRow {
+export function searchRow(item: IndexedItem): SearchRow {
   const texts: string[] = [];
   const fielded: string[] = [];
   const fieldedWords: string[] = [];
@@ -107,7 +117,7 @@ export function searchRow(item: ContentItem): SearchRow {
 }
 
 /** Replaces the index row of an item (rowid = content_items.seq). */
-export function indexSearchRow(db: Db, seq: number, item: ContentItem): void {
+export function indexSearchRow(db: Db, seq: number, item: IndexedItem): void {
   stmt(db, 'DELETE FROM content_search WHERE rowid = ?').run(seq);
   const r = searchRow(item);
   stmt(db, 'INSERT INTO content_search (rowid, label, body, fields, label_words, body_words, fields_words) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -124,5 +134,5 @@ export function indexSearchRow(db: Db, seq: number, item: ContentItem): void {
 /** Rebuilds the index row of every item (a migration that changes what the index holds). */
 export function reindexAllItems(db: Db): void {
   const rows = db.prepare('SELECT seq, data FROM content_items').all() as { seq: number; data: string }[];
-  for (const row of rows) indexSearchRow(db, row.seq, JSON.parse(row.data) as ContentItem);
+  for (const row of rows) indexSearchRow(db, row.seq, JSON.parse(row.data) as IndexedItem);
 }

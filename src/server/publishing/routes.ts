@@ -5,7 +5,7 @@ import { loadItem } from '../items/index.js';
 import { touchItem } from '../items/index.js';
 import { publishingJobs, snapshots, type PublishingJob, type Snapshot } from '../snapshots/index.js';
 import { schedulePublishingJob } from './publish.js';
-import { publishItem as publishNow } from '../items/index.js';
+import { publishItem as publishNow } from './publish.js';
 import { isCancellable, renderPublishingJob } from '../snapshots/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
