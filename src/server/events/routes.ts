@@ -6,7 +6,8 @@ import { loadEvent } from './load.js';
 import { loadHub } from '../hubs/index.js';
 import { events, type CmsEvent } from './store.js';
 import { editions } from '../editions/index.js';
-import { checkWindow, definedFields, editionProgress, refuseArchived, renderEvent } from './render.js';
+import { editionProgress, renderEvent } from './render.js';
+import { checkWindow, definedFields, refuseArchived } from './rules.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 
