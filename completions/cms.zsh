@@ -20,6 +20,7 @@ index:Search indexes, their settings and analytics
 integration:Commerce and marketing platform integrations
 admin:Access administration and hub modules
 extension:Extensions (dashboard and content field)
+auth:Who you are to the service\: client, profile, hub, token
 profile:Saved connections (profiles)
 sandbox:The embedded local sandbox of the whole service
 api:Make a raw request to the service (like gh api)
@@ -27,7 +28,8 @@ completion:Print the shell completion script for bash, zsh or fish
 demo:Run a guided, realistic scenario on the embedded sandbox
 login:Save a profile\: client credentials, API and auth URLs, default hub
 runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
-undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated'
+undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated
+version:Show the versions of the CLI, Node and the service (with its schema version)'
   'cms repo' 'features:Feature flags of a repository (e.g. slots)
 create:Create a content repository in a hub
 delete:Delete a repository and its content
@@ -104,6 +106,8 @@ children:List a content item and every item its content links reach, root first
 copy:Copy content items to another repository, folder, hub or profile (with what they link to)
 create:Create a content item in a repository
 delivery-key:Set or remove a content item'\''s delivery key (Content Delivery 2)
+diff:Show how the body of a content item changed between two versions
+edit:Edit the body of a content item in your editor ($VISUAL or $EDITOR)
 export:Export content items (with their types, schemas and folders) to a directory, one file per item
 facet:Count content items per field value or date range (facets)
 find:Search the content items of a hub by text
@@ -200,6 +204,7 @@ get-by-name:Show the extension of a hub with the given name
 get:Show an extension
 list:List the extensions of a hub
 update:Change an extension (only the fields given)'
+  'cms auth' 'status:Show who you are, which service and hub you reach, and when the token expires'
   'cms profile' 'list:List saved profiles (the current one is marked *)
 remove:Remove a saved profile
 show:Show the connection a command would use, and where each value came from
@@ -221,6 +226,7 @@ _cms_opts=(
 --no-color:disable colour
 --no-input:never prompt
 --debug:trace requests on stderr
+--dry-run:print the request, send nothing
 -h:show help
 --help:show help'
   'cms hub clone' '--from:source\: profile (or sandbox) and hub name or id; only read
@@ -393,6 +399,9 @@ _cms_opts=(
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms item delivery-key' '--remove:remove the key instead'
+  'cms item diff' '--from:the older version (default\: the one before --to)
+--to:the newer version (default\: the current one)'
+  'cms item edit' '--ignore-schema-validation:save the body even if it breaks the content type schema'
   'cms item export' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:only this repository (repeatable or comma list)
 --folder:only items in this folder and its sub-folders
@@ -803,6 +812,7 @@ _cms_opts=(
 --status:status
 --body-file:JSON extension body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)'
+  'cms auth status' ''
   'cms profile list' ''
   'cms profile remove' ''
   'cms profile show' ''
@@ -841,7 +851,8 @@ _cms_opts=(
 --header:extra request header, repeatable
 --paginate:fetch every page of a collection and print the items as one array
 -i:print the status line and response headers first
---include:print the status line and response headers first'
+--include:print the status line and response headers first
+--repo:repository whose id fills {repo} in the path'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'
   'cms login' '--client-id:API client id
@@ -859,6 +870,7 @@ _cms_opts=(
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
+  'cms version' ''
 )
 _cms_vals=(
   'cms --profile' '@profiles'
@@ -1008,6 +1020,7 @@ _cms_vals=(
   'cms extension list --hub' '@hubs'
   'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' 'ACTIVE ARCHIVED'
+  'cms api --repo' '@repositories'
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(

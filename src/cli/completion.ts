@@ -28,6 +28,7 @@ const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--no-color', description: 'disable colour' },
   { flags: '--no-input', description: 'never prompt' },
   { flags: '--debug', description: 'trace requests on stderr' },
+  { flags: '--dry-run', description: 'print the request, send nothing' },
   { flags: '-h, --help', description: 'show help' },
 ];
 

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   color: boolean;
   debug: boolean;
   input: boolean;
+  /** --dry-run for verbs without their own: the client sends reads only. */
+  dryRun?: boolean;
 }
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
@@ -70,6 +72,7 @@ export class Context {
     const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
     const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal);
     const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal });
+    client.dryRun = Boolean(this.globals.dryRun);
     this.opened.push(client);
     return client;
   }

@@ -21,6 +21,7 @@ export const groups: Record<string, { summary: string; aliases?: string[] }> = {
   'integration marketing': { summary: 'Marketing platform integrations' },
   admin: { summary: 'Access administration and hub modules' },
   extension: { summary: 'Extensions (dashboard and content field)' },
+  auth: { summary: 'Who you are to the service: client, profile, hub, token' },
   profile: { summary: 'Saved connections (profiles)' },
   sandbox: { summary: 'The embedded local sandbox of the whole service' },
   'sandbox client': { summary: 'API clients of the sandbox (for permission testing)' },

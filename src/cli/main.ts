@@ -4,6 +4,7 @@ import type { Manifest } from './define.js';
 import { ApiError, CliError, ExitCode } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
+import type { Output } from '../output/result.js';
 
 class Interrupted extends CliError {
   constructor() {
@@ -36,7 +37,12 @@ export async function main(argv: string[]): Promise<number> {
     ctx = new Context(g);
     const { render } = await import('../output/render.js');
     const verb = (await import(new URL(`../${spec.module}`, import.meta.url).href)).default;
-    const out = await verb.run(ctx, args, opts);
+    const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
+      const { DryRunStop } = await import('../core/client.js');
+      if (!(err instanceof DryRunStop)) throw err;
+      ctx!.io.note('Dry run: this request was not sent.');
+      return dryRunOutput(err, g.output);
+    });
     await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) }, ctx.io);
     if (out?.failure) throw out.failure;
   }, argv);
@@ -53,6 +59,22 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     await (ctx as Context | null)?.close();
+  }
+}
+
+/** What --dry-run prints instead of sending: the request, as text or (-o json|yaml) as data. */
+function dryRunOutput(req: { method: string; url: string; body: unknown }, format: string): Output {
+  const body = typeof req.body === 'string' ? tryJson(req.body) : req.body;
+  if (format !== 'table' && format !== 'wide') return { kind: 'item', data: { dryRun: true, method: req.method, url: req.url, body: body ?? null }, raw: true };
+  const shown = body === undefined ? '' : typeof body === 'string' ? `${body}\n` : `${JSON.stringify(body, null, 2)}\n`;
+  return { kind: 'text', text: `${req.method} ${req.url}\n${shown}` };
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 

@@ -68,6 +68,7 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     .option('--no-headers', 'tables without their header row')
     .option('-q, --quiet', 'print only ids, one per line (for xargs)')
     .option('--utc', 'show and read dates in UTC (default: local time on a terminal or when TZ is set; JSON is always UTC)')
+    .option('--dry-run', 'print the request a create, update or delete would send (method, URL, body), and send nothing')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; missing values are a usage error')
     .option('--debug', 'print requests and responses on stderr (secrets redacted)')
@@ -118,6 +119,12 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
       const globals = command.optsWithGlobals();
       const opts = command.opts();
       if (globals.hub !== undefined && (spec.options ?? []).some((o) => o.flags.startsWith('--hub '))) opts.hub = globals.hub;
+      // Likewise --dry-run: verbs with their own (bulk runs) plan as before; for the others the
+      // client stops at the first write and prints it.
+      if (globals.dryRun && (spec.options ?? []).some((o) => o.flags === '--dry-run')) {
+        opts.dryRun = true;
+        globals.dryRun = false;
+      }
       await run(spec, args, opts, globals);
     });
   }

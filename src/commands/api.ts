@@ -1,5 +1,8 @@
 import { defineCommand } from '../cli/define.js';
 import { applySets, readTextFile } from '../cli/input.js';
+import type { Context } from '../cli/context.js';
+import { repoOption } from '../cli/options.js';
+import { repoId } from '../cli/resolve.js';
 import { UsageError } from '../core/errors.js';
 import { item } from '../output/result.js';
 
@@ -10,6 +13,7 @@ interface Opts {
   header?: string[];
   paginate?: boolean;
   include?: boolean;
+  repo?: string;
 }
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -17,12 +21,13 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 export default defineCommand<Opts>({
   summary: 'Make a raw request to the service (like gh api)',
   description:
-    'Sends one authenticated request and prints the answer as the service sent it (with _links). Paths may be given as /hubs (the /v2/content prefix is added), /v2/content/..., or an absolute URL. -F fields are typed (numbers, booleans, null, JSON), -f fields are strings; for GET they become query parameters, otherwise the JSON body. Dotted names build nested objects.',
+    'Sends one authenticated request and prints the answer as the service sent it (with _links). Paths may be given as /hubs (the /v2/content prefix is added), /v2/content/..., or an absolute URL. {hub} in the path is the current hub id (--hub, CMS_HUB, the profile hub, or the only hub) and {repo} the repository of --repo, as gh api fills {owner}. -F fields are typed (numbers, booleans, null, JSON), -f fields are strings; for GET they become query parameters, otherwise the JSON body. Dotted names build nested objects.',
   examples: [
     'cms api GET /hubs',
     'cms api POST /hubs -f name=demo -f label="Demo hub"',
     'cms api PATCH /content-items/<id> -F version=3 -f label="New label"',
-    'cms api GET /hubs/<hub>/content-repositories --paginate --query "[].name"',
+    'cms api GET /hubs/{hub}/content-repositories --hub demo --paginate --query "[].name"',
+    'cms api GET /content-repositories/{repo}/content-items --hub demo --repo content',
     'cms api POST /hubs --input hub.json',
   ],
   args: [
@@ -36,6 +41,7 @@ export default defineCommand<Opts>({
     { flags: '-H, --header <name:value>', description: 'extra request header, repeatable', repeatable: true },
     { flags: '--paginate', description: 'fetch every page of a collection and print the items as one array' },
     { flags: '-i, --include', description: 'print the status line and response headers first' },
+    { ...repoOption, description: 'repository whose id fills {repo} in the path' },
   ],
   async run(ctx, args, opts) {
     const method = String(args.method).toUpperCase();
@@ -50,6 +56,7 @@ export default defineCommand<Opts>({
       headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
     }
     const client = await ctx.client();
+    const path = await fillPlaceholders(ctx, String(args.path), opts.repo);
     const hasFields = Object.keys(fields).length > 0;
     let body: unknown;
     let query: Record<string, string> | undefined;
@@ -59,14 +66,14 @@ export default defineCommand<Opts>({
 
     if (opts.paginate) {
       if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-      const first = await client.get<{ _embedded?: Record<string, unknown[]> }>(args.path, { query, headers });
+      const first = await client.get<{ _embedded?: Record<string, unknown[]> }>(path, { query, headers });
       const key = Object.keys(first?._embedded ?? {})[0];
       if (!key) return item(first, undefined);
       const all: unknown[] = [];
-      for await (const row of client.paginate(args.path, key, { query })) all.push(row);
+      for await (const row of client.paginate(path, key, { query })) all.push(row);
       return { kind: 'item', data: all, raw: true };
     }
-    const res = await client.request(method, args.path, { query, body, headers });
+    const res = await client.request(method, path, { query, body, headers });
     if (opts.include) {
       ctx.io.out(`HTTP ${res.status}\n`);
       res.headers.forEach((v, k) => ctx.io.out(`${k}: ${v}\n`));
@@ -76,6 +83,20 @@ export default defineCommand<Opts>({
     return { kind: 'item', data: res.data, raw: true };
   },
 });
+
+const PLACEHOLDERS = ['hub', 'repo'];
+
+/** {hub} and {repo} become the ids the current options name; any other {word} is a usage error. */
+async function fillPlaceholders(ctx: Context, path: string, repo: string | undefined): Promise<string> {
+  const named = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const unknown = named.find((n) => !PLACEHOLDERS.includes(n));
+  if (unknown) throw new UsageError(`Cannot fill {${unknown}} in ${path}`, 'Only {hub} (from --hub, CMS_HUB or the profile) and {repo} (from --repo) are filled.');
+  if (named.includes('repo') && !repo) throw new UsageError(`${path} names {repo}: give --repo <id|name>`);
+  const values: Record<string, string> = {};
+  if (named.includes('hub')) values.hub = await ctx.hubId();
+  if (named.includes('repo')) values.repo = await repoId(ctx, repo!);
+  return path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(values[n]!));
+}
 
 /** -f values stay strings: quote them as JSON so applySets does not parse them. */
 function rawAssignment(field: string): string {

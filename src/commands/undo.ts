@@ -2,7 +2,8 @@ import { confirm } from '../cli/confirm.js';
 import { defineCommand } from '../cli/define.js';
 import { yesOption } from '../cli/options.js';
 import { BulkRun, concurrencyOption, dryRunOption, progressOption, type RunFlags } from '../ops/bulk-run.js';
-import { Undo, clientForRun, openForUndo } from '../ops/undo.js';
+import { clientProbe } from '../ops/resolve.js';
+import { Undo, clientForRun, openForUndo, resolveForUndo } from '../ops/undo.js';
 
 interface Opts extends Omit<RunFlags, 'resume'> {
   concurrency: number;
@@ -20,8 +21,8 @@ export default defineCommand<Opts>({
   options: [concurrencyOption, dryRunOption, progressOption, yesOption],
   async run(ctx, args, opts) {
     const runId = String(args.run);
-    const history = openForUndo(ctx.connection().dataDir, runId);
-    const { original } = history;
+    const dataDir = ctx.connection().dataDir;
+    const { original } = openForUndo(dataDir, runId);
     const steps = original.steps();
     const clients = {
       target: await clientForRun(ctx, original.meta.target),
@@ -30,7 +31,12 @@ export default defineCommand<Opts>({
     if (!opts.dryRun) await confirm(ctx, `Revert the ${steps.length} step(s) of run ${runId} (cms ${original.meta.command})?`, opts.yes);
     const run = await BulkRun.begin(ctx, opts, { command: 'undo', options: { run: runId }, target: original.meta.target, source: original.meta.source, undoOf: runId });
     if (run.dryRun) for (const c of Object.values(clients)) if (c) c.readOnly = true;
-    const undo = new Undo(run, { ...original.meta, steps }, history, clients, opts.concurrency, ctx.signal);
-    return run.execute(() => undo.all());
+    return run.execute(async () => {
+      // A dry run asks nothing (settling a create sends it again): its plan leaves out unjournaled writes.
+      if (!run.dryRun) await resolveForUndo(dataDir, runId, { target: clientProbe(clients.target), source: clients.source && clientProbe(clients.source) });
+      const history = openForUndo(dataDir, runId);
+      const undo = new Undo(run, { ...history.original.meta, steps: history.original.steps() }, history, clients, opts.concurrency, ctx.signal);
+      await undo.all();
+    });
   },
 });

@@ -80,3 +80,30 @@ function originOf(url: string): string {
     throw new UsageError(`'${url}' is not a URL`, 'Set the API URL to something like https://api.example.com');
   }
 }
+
+/** Where each value of a connection came from, in words: `flag (--hub)`, `environment (CMS_HUB)`, `profile staging`, ... */
+export interface ConnectionSources {
+  profile: string;
+  apiUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  hub: string;
+}
+
+/** The same precedence as resolveConnection (flag > environment > profile > default), told per value. */
+export function connectionSources(conn: Connection, flags: { hub?: string }, env: NodeJS.ProcessEnv = process.env): ConnectionSources {
+  const profile: Profile = conn.profile ? (readProfiles(env).profiles[conn.profile] ?? {}) : {};
+  const useEnv = conn.source !== 'flag';
+  const from = (envName: string, key: keyof Profile, fallback: string) =>
+    useEnv && env[envName] ? `environment (${envName})` : profile[key] ? `profile ${conn.profile}` : fallback;
+  const defaults = conn.embedded ? 'sandbox default' : 'derived from the API URL';
+  return {
+    profile: conn.source === 'flag' ? 'flag (--profile)' : conn.profile && env.CMS_PROFILE ? 'environment (CMS_PROFILE)' : conn.profile ? 'current profile (cms profile use)' : 'none: the sandbox default',
+    apiUrl: from('CMS_API_URL', 'apiUrl', 'sandbox default'),
+    authUrl: from('CMS_AUTH_URL', 'authUrl', defaults),
+    clientId: from('CMS_CLIENT_ID', 'clientId', 'sandbox default'),
+    clientSecret: from('CMS_CLIENT_SECRET', 'clientSecret', 'sandbox default'),
+    hub: flags.hub ? 'flag (--hub)' : from('CMS_HUB', 'hub', 'the only hub'),
+  };
+}

@@ -49,6 +49,17 @@ export class TokenProvider {
     return this.refresh();
   }
 
+  /**
+   * When the token in use expires (the JWT's exp claim, else the lifetime the service gave) and
+   * whether it came from the cache file. Gets a token if there is none: that checks the credentials.
+   */
+  async expiry(): Promise<{ expiresAt: Date; cached: boolean }> {
+    const cached = (this.readCache()?.expiresAt ?? 0) > Date.now();
+    const token = await this.token();
+    const exp = jwtExpiry(token);
+    return { expiresAt: new Date(exp ?? this.current!.expiresAt + EARLY_MS), cached };
+  }
+
   /** Forgets the cached token and gets a new one (after a 401). One request at a time. */
   refresh(): Promise<string> {
     this.pending ??= this.fetchToken().finally(() => {
@@ -137,5 +148,15 @@ export class TokenProvider {
     } catch {
       // A cache that cannot be written only costs a token request next time.
     }
+  }
+}
+
+/** The exp claim of a JWT in epoch ms, or undefined for an opaque token. */
+function jwtExpiry(token: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
+  } catch {
+    return undefined;
   }
 }

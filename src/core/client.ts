@@ -78,13 +78,18 @@ export class ApiClient {
   readonly apiBase: string;
   /** Dry runs set this: any request that could change something fails instead of being sent. */
   readOnly = false;
+  /**
+   * --dry-run: the first request that could change something is not sent; it stops the command
+   * with a DryRunStop that carries it (main.ts prints it). Reads still go, so names resolve.
+   */
+  dryRun = false;
   /** Told of every wait before a retry (a bulk run's governor slows down on them). */
   readonly retryListeners = new Set<(info: RetryInfo) => void>();
   private readonly retry: RetryPolicy;
 
   constructor(
     readonly transport: Transport,
-    private readonly tokens: TokenProvider,
+    readonly tokens: TokenProvider,
     private readonly options: ClientOptions,
   ) {
     // The API URL may be given as the origin or with the /v2/content prefix.
@@ -130,7 +135,9 @@ export class ApiClient {
 
   async request<T = any>(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(pathOrUrl, opts.query);
-    if (this.readOnly && method !== 'GET' && method !== 'HEAD') throw new Error(`dry run: refusing to send ${method} ${url}`);
+    const writes = method !== 'GET' && method !== 'HEAD';
+    if (this.readOnly && writes) throw new Error(`dry run: refusing to send ${method} ${url}`);
+    if (this.dryRun && writes) throw new DryRunStop(method, url, opts.body);
     const signal = opts.signal ?? this.options.signal;
     const link = requestSignal(signal);
     try {
@@ -265,6 +272,17 @@ export class ApiClient {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+}
+
+/** The request a --dry-run stopped before sending: what the command would have sent. */
+export class DryRunStop extends Error {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly body: unknown,
+  ) {
+    super(`dry run: ${method} ${url} not sent`);
   }
 }
 

@@ -2,8 +2,11 @@ import type { Context } from '../cli/context.js';
 import type { OptionSpec } from '../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
 import { failing, item, text, type Output } from '../output/result.js';
-import { Journal, type RunTarget, type StepEntry } from './journal.js';
+import { afterWrite, beforeWrite } from '../core/kill-switch.js';
+import { Journal, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
+import { resolvePending, type Probe } from './resolve.js';
+import { RunLock } from './run-lock.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
 // journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
@@ -78,6 +81,8 @@ export class BulkRun {
     readonly journal: Journal | null,
     readonly progress: Progress,
     readonly dryRun: boolean,
+    /** One writing run per target hub (none for a dry run). */
+    private readonly lock: RunLock | null = null,
   ) {
     for (const step of journal?.steps() ?? []) if (!step.key.startsWith(SECOND_PASS)) this.count(step);
   }
@@ -96,11 +101,20 @@ export class BulkRun {
     if (flags.resume) {
       const journal = Journal.open(dataDir, flags.resume);
       if (journal.meta.command !== opts.command) throw new UsageError(`Run ${flags.resume} is a '${journal.meta.command}' run, not '${opts.command}'`, `Resume it with: cms ${journal.meta.command} --resume ${flags.resume}`);
-      journal.resume();
-      return new BulkRun(ctx, opts.command, journal, progress, false);
+      const lock = RunLock.take(dataDir, journal.meta.target, opts.command, journal.id);
+      try {
+        journal.resume();
+      } catch (err) {
+        lock.release();
+        throw err;
+      }
+      return new BulkRun(ctx, opts.command, journal, progress, false, lock);
     }
+    // The lock first: a refused run leaves no journal behind.
+    const lock = RunLock.take(dataDir, opts.target, opts.command);
     const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: opts.target, source: opts.source, undoOf: opts.undoOf });
-    return new BulkRun(ctx, opts.command, journal, progress, false);
+    lock.setRun(journal.id);
+    return new BulkRun(ctx, opts.command, journal, progress, false, lock);
   }
 
   /** The options of the run being resumed (undefined for a new run). */
@@ -123,10 +137,33 @@ export class BulkRun {
    * `counted: false` keeps a step that finishes an earlier one (a cycle's second pass) out of the counts.
    */
   record(step: Omit<StepEntry, 't' | 'at'>, opts: { place?: Place; tick?: boolean; counted?: boolean } = {}): void {
+    if (this.journal) afterWrite(step.key);
     this.journal?.step(step);
     if (opts.counted !== false) this.count(step);
     if (this.dryRun) this.plan.push({ action: step.action, resource: step.resource, sourceId: step.sourceId, targetId: step.targetId, label: step.label, ...opts.place });
     if (opts.tick) this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
+  }
+
+  /**
+   * Journals a write before it is sent (nothing in a dry run), so a kill between the write and
+   * its `record` leaves something resume and undo can resolve by asking the service.
+   */
+  intend(intent: Omit<IntentEntry, 't' | 'at'>): void {
+    if (!this.journal) return;
+    this.journal.intend(intent);
+    beforeWrite(intent.action, intent.key);
+  }
+
+  /**
+   * A resumed run first settles the writes its killed process sent without journaling their
+   * results: asked of the service, journaled and counted (see resolve.ts).
+   */
+  async resolvePending(probes: { target: Probe; source?: Probe }): Promise<void> {
+    if (!this.journal) return;
+    const known = this.journal.steps().length;
+    const resolved = await resolvePending(this.journal, probes);
+    for (const step of this.journal.steps().slice(known)) if (!step.key.startsWith(SECOND_PASS)) this.count(step);
+    if (resolved.happened + resolved.unsent) this.note(`settled ${resolved.happened + resolved.unsent} write(s) the interrupted run left unjournaled: ${resolved.happened} had happened`);
   }
 
   /** A unit of work that already completed in the interrupted run: shown, not redone. */
@@ -169,6 +206,7 @@ export class BulkRun {
     this.progress.stop(this.summary());
     if (!this.journal) return;
     this.journal.finish('failed', this.countsWithFailures());
+    this.lock?.release();
     if (this.journal.steps().length) this.ctx.io.err(`Run ${this.journal.id} stopped; what it did is journaled (cms undo ${this.journal.id}, or fix the cause and cms ${this.command} --resume ${this.journal.id})\n`);
   }
 
@@ -177,6 +215,7 @@ export class BulkRun {
     this.progress.stop(this.summary());
     if (!this.journal) return;
     this.journal.finish('interrupted', this.countsWithFailures());
+    this.lock?.release();
     this.ctx.io.err(`Run ${this.journal.id} was interrupted; continue it with: cms ${this.command} --resume ${this.journal.id}\n`);
   }
 
@@ -186,6 +225,7 @@ export class BulkRun {
     this.progress.stop(summary);
     const succeeded = Object.values(this.counts).some((n) => n > 0);
     this.journal?.finish(this.failures.length ? (succeeded ? 'partial' : 'failed') : 'completed', this.countsWithFailures());
+    this.lock?.release();
     const out = this.output(summary);
     if (!this.failures.length) return out;
     return failing(out, new PartialFailure(`${this.failures.length} item${this.failures.length === 1 ? '' : 's'} failed`, this.failures));

@@ -12,6 +12,7 @@ import { importItems } from './import.js';
 import { Journal, type RunTarget } from './journal.js';
 import { MemoryMapping } from './mapping.js';
 import { Governor, runPool } from './pool.js';
+import { clientProbe } from './resolve.js';
 import { clientForRun } from './undo.js';
 import { memorySource } from './sources.js';
 
@@ -103,6 +104,8 @@ export async function resumedClients(ctx: Context, meta: { source?: RunTarget; t
 
 /** Copies (or moves) the plan's items; returns the source -> copy id of each named item. */
 export async function copyItems(run: BulkRun, plan: CopyPlan, clients: Clients, io: IO, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  // What a killed process wrote without journaling it, on either side (a move archives its sources).
+  await run.resolvePending({ target: clientProbe(clients.target), source: clientProbe(clients.source) });
   const items = await readSources(clients.source, plan, io, signal);
   const ids = plan.sameHub && !plan.withDeps ? await serviceCopies(run, plan, items, clients.target, signal) : await engineCopies(run, plan, items, clients, io, signal);
   if (plan.move) await retireSources(run, plan, items, ids, clients, signal);
@@ -183,10 +186,10 @@ async function serviceCopies(run: BulkRun, plan: CopyPlan, items: Map<string, Pl
 async function copyOne(run: BulkRun, plan: CopyPlan, src: PlainItem, client: ApiClient, key: string): Promise<string> {
   if (plan.move && src.contentRepositoryId === plan.targetRepoId) return relocate(run, plan, src, client, key);
   const { label = src.label, version = 'latest', name, locale } = plan.service;
-  const request = { label, version, name, locale, folderId: plan.targetFolderId ?? undefined };
-  const created = run.dryRun
-    ? { id: `new:${src.id}`, version: 1 }
-    : await client.post<{ id: string; version: number }>(`/content-repositories/${plan.targetRepoId}/content-items`, request, { query: { sourceContentItemId: src.id }, idempotencyKey: `${run.id}:${key}` });
+  const body = { label, version, name, locale, folderId: plan.targetFolderId ?? undefined };
+  const request = { method: 'POST' as const, path: `/content-repositories/${plan.targetRepoId}/content-items`, query: { sourceContentItemId: src.id }, body, idempotencyKey: `${run.id}:${key}` };
+  run.intend({ key, action: 'create', resource: 'item', sourceId: src.id, label, request });
+  const created = run.dryRun ? { id: `new:${src.id}`, version: 1 } : await client.post<{ id: string; version: number }>(request.path, body, { query: request.query, idempotencyKey: request.idempotencyKey });
   run.record({ key, action: 'create', resource: 'item', sourceId: src.id, targetId: created.id, version: created.version, label }, { tick: true, place: { repository: plan.targetRepoName, folder: plan.targetFolderId ?? '' } });
   return created.id;
 }
@@ -199,8 +202,10 @@ async function relocate(run: BulkRun, plan: CopyPlan, src: PlainItem, client: Ap
     run.record({ ...step, action: 'unchanged', version: src.version }, { tick: true, place });
     return src.id;
   }
+  const before = { version: src.version, folderId: src.folderId };
+  run.intend({ ...step, action: 'update', version: src.version, before, expect: { folderId: plan.targetFolderId } });
   const moved = run.dryRun ? { version: src.version + 1 } : await client.patch<{ version: number }>(`/content-items/${src.id}`, { folderId: plan.targetFolderId, version: src.version });
-  run.record({ ...step, action: 'update', version: moved.version, before: { version: src.version, folderId: src.folderId } }, { tick: true, place });
+  run.record({ ...step, action: 'update', version: moved.version, before }, { tick: true, place });
   return src.id;
 }
 
@@ -233,13 +238,17 @@ async function retireOne(run: BulkRun, plan: CopyPlan, src: PlainItem, copyId: s
     await setDeliveryKey(run, clients.target, copy, key, { ...step, key: `key:${src.id}` });
   }
   if (current.status !== 'ACTIVE' || run.done(`archive-source:${src.id}`)) return;
+  const archive = { ...step, key: `archive-source:${src.id}`, action: 'archive' as const, side: 'source' as const, targetId: src.id, before: { version: current.version, status: 'ACTIVE' } };
+  run.intend({ ...archive, version: current.version, expect: { status: 'ARCHIVED' } });
   const archived = run.dryRun ? { version: current.version + 1 } : await clients.source.post<{ version: number }>(`/content-items/${src.id}/archive`, { version: current.version }, { idempotent: true });
-  run.record({ ...step, key: `archive-source:${src.id}`, action: 'archive', side: 'source', targetId: src.id, version: archived.version, before: { version: current.version, status: 'ACTIVE' } });
+  run.record({ ...archive, version: archived.version });
 }
 
 async function setDeliveryKey(run: BulkRun, client: ApiClient, item: PlainItem, deliveryKey: string | null, step: { key: string; resource: string; sourceId: string; label: string; side?: 'source' }): Promise<PlainItem> {
+  const before = { version: item.version, deliveryKey: item.deliveryKey ?? null };
+  run.intend({ ...step, action: 'update', targetId: item.id, version: item.version, before, expect: { deliveryKey } });
   const next = run.dryRun ? { ...item, deliveryKey, version: item.version + 1 } : await patchKey(client, item, deliveryKey);
-  run.record({ ...step, action: 'update', targetId: item.id, version: next.version, before: { version: item.version, deliveryKey: item.deliveryKey ?? null } }, { counted: false });
+  run.record({ ...step, action: 'update', targetId: item.id, version: next.version, before }, { counted: false });
   return next;
 }
 

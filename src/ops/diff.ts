@@ -62,3 +62,59 @@ export function formatChange(c: FieldChange): string {
   if (c.op === 'remove') return `- ${c.path}: ${show(c.from)}`;
   return `~ ${c.path}: ${show(c.from)} → ${show(c.to)}`;
 }
+
+/**
+ * A unified diff of two texts, line by line (`@@ -a,b +c,d @@` hunks with `context` lines
+ * around each change), for `cms item diff`. Longest common subsequence after trimming the common
+ * head and tail: item bodies are small.
+ */
+export function unifiedDiff(fromText: string, toText: string, context = 3): string[] {
+  const a = fromText.split('\n');
+  const b = toText.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const x = a.slice(head, a.length - tail);
+  const y = b.slice(head, b.length - tail);
+  // lcs[i][j]: length of the longest common subsequence of x[i..] and y[j..].
+  const lcs = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
+  for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const ops: { op: ' ' | '-' | '+'; line: string }[] = a.slice(0, head).map((line) => ({ op: ' ', line }));
+  let i = 0;
+  let j = 0;
+  while (i < x.length || j < y.length) {
+    if (i < x.length && j < y.length && x[i] === y[j]) ops.push({ op: ' ', line: x[i++]! }), j++;
+    // Removals before additions, as diff -u prints them.
+    else if (i < x.length && (j >= y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ op: '-', line: x[i++]! });
+    else ops.push({ op: '+', line: y[j++]! });
+  }
+  ops.push(...a.slice(a.length - tail).map((line) => ({ op: ' ' as const, line })));
+
+  const out: string[] = [];
+  let k = 0;
+  while (k < ops.length) {
+    if (ops[k]!.op === ' ') {
+      k++;
+      continue;
+    }
+    // A hunk: from `context` lines before this change to `context` lines after the last change
+    // that is no more than 2 * context lines from the previous one.
+    let end = k;
+    for (let m = k; m < ops.length; m++) {
+      if (ops[m]!.op !== ' ') end = m;
+      else if (m - end > 2 * context) break;
+    }
+    const start = Math.max(0, k - context);
+    const stop = Math.min(ops.length, end + context + 1);
+    const before = ops.slice(0, start);
+    const fromStart = before.filter((o) => o.op !== '+').length + 1;
+    const toStart = before.filter((o) => o.op !== '-').length + 1;
+    const hunk = ops.slice(start, stop);
+    const fromCount = hunk.filter((o) => o.op !== '+').length;
+    const toCount = hunk.filter((o) => o.op !== '-').length;
+    out.push(`@@ -${fromStart},${fromCount} +${toStart},${toCount} @@`, ...hunk.map((o) => `${o.op}${o.line}`));
+    k = stop;
+  }
+  return out;
+}

@@ -7,8 +7,10 @@ import { SECOND_PASS, type BulkRun, type Place } from './bulk-run.js';
 import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
 import { collect, folderTree } from './export.js';
 import { WorkGraph, type Unit } from './item-graph.js';
+import type { IntentEntry } from './journal.js';
 import type { IdMapping } from './mapping.js';
 import { Governor, WorkQueue, runPool } from './pool.js';
+import { clientProbe } from './resolve.js';
 import { waitForJob } from './wait-for-job.js';
 import { publishItem } from './publish-item.js';
 
@@ -88,6 +90,8 @@ export interface ImportResult {
 }
 
 export async function importItems(run: BulkRun, source: ImportSource, target: ImportTarget): Promise<ImportResult> {
+  // Before the importer reads the journal: what a killed process wrote without journaling it.
+  await run.resolvePending({ target: clientProbe(target.client) });
   const importer = new Importer(run, source, target);
   await importer.all();
   return importer.result;
@@ -226,16 +230,19 @@ class Importer {
     const key = `folder:${folder.id}`;
     let id = this.run.done(key)?.targetId;
     if (!id) {
-      id = this.run.dryRun ? `${NEW}${folder.id}` : await this.createFolder(repo.id, parentId, folder.name, key);
-      this.run.record({ key, action: 'create', resource: 'folder', sourceId: folder.id, targetId: id, label: path }, { place: { repository: repo.name, folder: path } });
+      const step = { key, action: 'create' as const, resource: 'folder', sourceId: folder.id, label: path };
+      id = this.run.dryRun ? `${NEW}${folder.id}` : await this.createFolder(repo.id, parentId, folder.name, step);
+      this.run.record({ ...step, targetId: id }, { place: { repository: repo.name, folder: path } });
     }
     paths.set(path, id);
     return id;
   }
 
-  private async createFolder(repoId: string, parentId: string | null, name: string, key: string): Promise<string> {
+  private async createFolder(repoId: string, parentId: string | null, name: string, step: Omit<IntentEntry, 't' | 'at'>): Promise<string> {
     const path = parentId ? `/folders/${parentId}/folders` : `/content-repositories/${repoId}/folders`;
-    return (await this.client.post<{ id: string }>(path, { name }, { idempotencyKey: this.idempotencyKey(key) })).id;
+    const request = { method: 'POST' as const, path, body: { name }, idempotencyKey: this.idempotencyKey(step.key) };
+    this.run.intend({ ...step, request });
+    return (await this.client.post<{ id: string }>(path, request.body, { idempotencyKey: request.idempotencyKey })).id;
   }
 
   /** Unmapped source items the target repositories already hold under the same id map to themselves. */
@@ -366,7 +373,9 @@ class Importer {
       const { deliveryKey: _key, ...fields } = desired;
       // A first pass of a cycle may lack links its schema requires; the second pass validates.
       const query = stripped ? { ignoreSchemaValidation: true } : undefined;
-      created = await this.client.post<TargetItem>(`/content-repositories/${repo.id}/content-items`, fields, { idempotencyKey: this.idempotencyKey(key), query });
+      const request = { method: 'POST' as const, path: `/content-repositories/${repo.id}/content-items`, query, body: fields, idempotencyKey: this.idempotencyKey(key) };
+      this.run.intend({ key, action: 'create', resource: 'item', sourceId: src.id, partial: stripped || undefined, label: src.label, request });
+      created = await this.client.post<TargetItem>(request.path, fields, { idempotencyKey: request.idempotencyKey, query });
     }
     this.run.record({ key, action: 'create', resource: 'item', sourceId: src.id, targetId: created.id, version: created.version, partial: stripped || undefined, label: src.label }, { place, tick: true });
     this.ids.set(src.id, created.id);
@@ -384,8 +393,10 @@ class Importer {
     }
     let current = existing;
     if (current.status === 'ARCHIVED') current = await this.changeStatus(src, current, 'unarchive', place);
+    const before = { version: current.version, deliveryKey: current.deliveryKey };
+    this.run.intend({ ...step, action: 'update', version: current.version, before, expect: { label: desired.label } });
     const updated = await this.update(current, desired);
-    this.run.record({ ...step, action: 'update', version: updated.version, before: { version: current.version, deliveryKey: current.deliveryKey } }, counts);
+    this.run.record({ ...step, action: 'update', version: updated.version, before }, counts);
     return updated;
   }
 
@@ -423,10 +434,12 @@ class Importer {
 
   private async changeStatus(src: PlainItem, current: TargetItem, action: 'archive' | 'unarchive', place: Place): Promise<TargetItem> {
     const key = `${action}:${src.id}`;
+    const step = { key, action, resource: 'item', sourceId: src.id, targetId: current.id, before: { version: current.version, status: current.status }, label: src.label };
+    this.run.intend({ ...step, version: current.version, expect: { status: action === 'archive' ? 'ARCHIVED' : 'ACTIVE' } });
     const next = this.run.dryRun
       ? { ...current, status: action === 'archive' ? ('ARCHIVED' as const) : ('ACTIVE' as const), version: current.version + 1 }
       : await this.client.post<TargetItem>(`/content-items/${current.id}/${action}`, { version: current.version }, { idempotent: true });
-    this.run.record({ key, action, resource: 'item', sourceId: src.id, targetId: current.id, version: next.version, before: { version: current.version, status: current.status }, label: src.label }, { place });
+    this.run.record({ ...step, version: next.version }, { place });
     return next;
   }
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError, NotFound } from '../core/errors.js';
@@ -9,6 +9,11 @@ import { UsageError, NotFound } from '../core/errors.js';
  * that died (Ctrl-C, a crash, kill -9) can be resumed without duplicates and any run can be
  * undone. Appends are written straight to the file descriptor (no buffering in the process): a
  * killed process loses nothing it wrote.
+ *
+ * A write is journaled twice: its intent before the request (with what identifies its outcome:
+ * the version it is based on, the create's Idempotency-Key and request), its result after. A
+ * kill between the two leaves an intent without a result; resume and undo first ask the service
+ * whether it happened (resolve.ts) and journal the answer.
  */
 
 export type RunStatus = 'running' | 'completed' | 'partial' | 'failed' | 'interrupted';
@@ -69,7 +74,34 @@ export interface FailureEntry {
   at: string;
 }
 
-export type JournalEntry = StepEntry | FailureEntry;
+/** A create that can be sent again: the service answers a repeated Idempotency-Key with the first answer. */
+export interface ReplayableRequest {
+  method: 'POST';
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  body: unknown;
+  idempotencyKey: string;
+}
+
+/** A write about to be sent: the step it will be, with `version` the version the write is based on. */
+export interface IntentEntry extends Omit<StepEntry, 't' | 'targetId'> {
+  t: 'intent';
+  /** Unknown for a create until it is answered. */
+  targetId?: string;
+  /** For creates: the request, to ask the service (by replaying it) what it made. */
+  request?: ReplayableRequest;
+  /** Fields the resource has once the write happened (e.g. status after an archive). */
+  expect?: Record<string, unknown>;
+}
+
+/** An intent whose write the service never applied (found out after a kill). */
+export interface UnsentEntry {
+  t: 'unsent';
+  key: string;
+  at: string;
+}
+
+export type JournalEntry = StepEntry | FailureEntry | IntentEntry | UnsentEntry;
 
 export const runsDir = (dataDir: string) => join(dataDir, 'runs');
 
@@ -126,6 +158,26 @@ export class Journal {
     return full;
   }
 
+  /** Journals a write before it is sent. */
+  intend(entry: Omit<IntentEntry, 't' | 'at'>): void {
+    this.append({ t: 'intent', ...entry, at: new Date().toISOString() });
+  }
+
+  /** An intent whose write did not happen: settled, resume does it again. */
+  unsent(key: string): void {
+    this.append({ t: 'unsent', key, at: new Date().toISOString() });
+  }
+
+  /** Intents whose outcome is unknown: no result after them (a failure without an answer settles nothing). */
+  pending(): IntentEntry[] {
+    const last = new Map<string, IntentEntry | undefined>();
+    for (const e of readEntries(this.dir)) {
+      if (e.t === 'intent') last.set(e.key, e);
+      else if (e.t !== 'fail' || e.status !== undefined) last.set(e.key, undefined);
+    }
+    return [...last.values()].filter((e): e is IntentEntry => e !== undefined);
+  }
+
   fail(key: string, reason: string, status?: number): void {
     this.append({ t: 'fail', key, reason, status, at: new Date().toISOString() });
   }
@@ -172,7 +224,10 @@ export class Journal {
   }
 
   private saveMeta(): void {
-    writeFileSync(join(this.dir, 'meta.json'), `${JSON.stringify(this.meta, null, 2)}\n`, { mode: 0o600 });
+    // Replaced whole (temporary file, then rename): `cms runs` or an undo reading it meanwhile never sees half of it.
+    const tmp = join(this.dir, `meta.json.${process.pid}.tmp`);
+    writeFileSync(tmp, `${JSON.stringify(this.meta, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, join(this.dir, 'meta.json'));
   }
 }
 

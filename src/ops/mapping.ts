@@ -58,7 +58,7 @@ export class FileMapping extends MemoryMapping {
   static forTarget(dataDir: string, target: RunTarget): FileMapping {
     const dir = join(dataDir, 'mappings');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return new FileMapping(join(dir, `${mappingKey(target)}.ndjson`));
+    return new FileMapping(join(dir, `${targetKey(target)}.ndjson`));
   }
 
   override set(kind: string, sourceId: string, targetId: string): void {
@@ -74,8 +74,8 @@ export class FileMapping extends MemoryMapping {
   }
 }
 
-/** One file per service and hub: the same hub id on two services is two targets. */
-function mappingKey(target: RunTarget): string {
+/** One name per service and hub (mapping files, run locks): the same hub id on two services is two targets. */
+export function targetKey(target: RunTarget): string {
   const hash = createHash('sha256').update(`${target.apiUrl}\n${target.hubId ?? ''}`).digest('hex').slice(0, 16);
   return `${target.hubId ?? 'hub'}-${hash}`;
 }

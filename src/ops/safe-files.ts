@@ -223,7 +223,7 @@ export function parseJson(text: string, what: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     const at = errorOffset(text);
-    const where = at >= text.length ? ' (it ends too early)' : ` (${lineColumn(text, at)})`;
+    const where = at >= text.length ? ` (it ends too early, at ${lineColumn(text, text.length)})` : ` (${lineColumn(text, at)})`;
     throw new FileProblem(what, `is not valid JSON${where}`);
   }
 }

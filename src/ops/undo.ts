@@ -4,6 +4,7 @@ import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { BulkRun } from './bulk-run.js';
 import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from './journal.js';
 import { Governor, runPool } from './pool.js';
+import { resolvePending, type Probe } from './resolve.js';
 import { REVERTIBLE, revertResource } from './undo-resources.js';
 
 // `cms undo <run-id>`: reverts what a run did, newest change first per resource. Items it created
@@ -57,6 +58,15 @@ export function openForUndo(dataDir: string, runId: string): UndoHistory {
     }
   }
   return { original, undone, reverted };
+}
+
+/**
+ * Settles the writes a killed process left without results, in the run and in earlier undos of
+ * it, before undo reads them: a write that happened is undone, one that did not is left alone.
+ */
+export async function resolveForUndo(dataDir: string, runId: string, probes: { target: Probe; source?: Probe }): Promise<void> {
+  await resolvePending(Journal.open(dataDir, runId), probes);
+  for (const meta of listRuns(dataDir).filter((r) => r.undoOf === runId && r.status !== 'running')) await resolvePending(Journal.open(dataDir, meta.id), probes);
 }
 
 /** A client for where the run's requests went: its profile, or the current connection if it is the same service. */
@@ -187,8 +197,13 @@ export class Undo {
   /** Sends the changes in order; the last one carries the step's key (a resumed undo redoes the rest). */
   private async apply(client: ApiClient, g: Group, item: Item, key: string, changes: Change[]): Promise<Item> {
     for (const [n, change] of changes.entries()) {
-      if (change.action === 'update' && change.path === 'delivery-key' && change.afterRestore && (item.deliveryKey ?? null) === (change.body.deliveryKey ?? null)) continue;
-      item = await this.send(client, g, item, n === changes.length - 1 ? key : `${key}.${n}`, change);
+      const last = n === changes.length - 1;
+      if (change.action === 'update' && change.path === 'delivery-key' && change.afterRestore && (item.deliveryKey ?? null) === (change.body.deliveryKey ?? null)) {
+        // Nothing to send, but the step's key marks it reverted: an undo run again does not restore twice.
+        if (last) this.run.record({ key, action: 'skip', resource: 'item', targetId: item.id, version: item.version, side: g.side, label: g.steps[0]!.label }, { counted: false });
+        continue;
+      }
+      item = await this.send(client, g, item, last ? key : `${key}.${n}`, change);
     }
     return item;
   }
@@ -196,11 +211,13 @@ export class Undo {
   /** One version-checked request, journaled with what it changed. */
   private async send(client: ApiClient, g: Group, item: Item, key: string, change: Change): Promise<Item> {
     const url = `/content-items/${item.id}${change.path ? `/${change.path}` : ''}`;
+    const before = { version: item.version, status: item.status, deliveryKey: item.deliveryKey, folderId: item.folderId };
+    const step = { key, action: change.action, resource: 'item', targetId: item.id, before, side: g.side, label: g.steps[0]!.label };
+    this.run.intend({ ...step, version: item.version, expect: expectedAfter(change) });
     const next = this.run.dryRun
       ? { ...item, ...dryRunChange(change), version: item.version + 1 }
       : (await client.request<Item>(change.method, url, { body: { ...change.body, version: item.version }, idempotent: true })).data;
-    const before = { version: item.version, status: item.status, deliveryKey: item.deliveryKey, folderId: item.folderId };
-    this.run.record({ key, action: change.action, resource: 'item', targetId: item.id, version: next.version, before, side: g.side, label: g.steps[0]!.label }, { place: {} });
+    this.run.record({ ...step, version: next.version }, { place: {} });
     return next;
   }
 
@@ -259,6 +276,14 @@ function reversal(step: StepEntry, item: Item): Change[] {
     default:
       return [];
   }
+}
+
+/** What the item shows once the change happened (besides its next version): how a kill's leftover is resolved. */
+function expectedAfter(change: Change): Record<string, unknown> | undefined {
+  if (change.action === 'archive') return { status: 'ARCHIVED' };
+  if (change.action === 'unarchive') return { status: 'ACTIVE' };
+  if (change.method === 'PATCH') return change.body;
+  return undefined;
 }
 
 function dryRunChange(change: Change): Partial<Item> {

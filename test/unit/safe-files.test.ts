@@ -130,6 +130,6 @@ describe('errorOffset: where JSON goes wrong, whatever JSON.parse says', async (
   });
   it('parseJson names the line and column, never the content', () => {
     expect(() => parseJson('{\n  "name": "x",\n  "label": oops\n}', 'f.json')).toThrow('f.json is not valid JSON (line 3, column 12)');
-    expect(() => parseJson('{"a": [1, 2', 'f.json')).toThrow('f.json is not valid JSON (it ends too early)');
+    expect(() => parseJson('{"a": [1, 2', 'f.json')).toThrow('f.json is not valid JSON (it ends too early, at line 1, column 12)');
   });
 });

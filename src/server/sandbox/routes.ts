@@ -24,6 +24,8 @@ export function status(ctx: RequestContext) {
   return ok({
     status: 'UP',
     version: version(),
+    // The database schema: migrations applied, and the newest one (cms version shows both).
+    schema: { version: ctx.db.pragma('user_version', { simple: true }), migration: stmt(ctx.db, 'SELECT id FROM migrations ORDER BY rowid DESC LIMIT 1').pluck().get() ?? null },
     storage: ctx.service.options.dataDir === ':memory:' ? 'memory' : 'sqlite',
     tokenLifetimeSeconds: ctx.service.tokenTtlSeconds,
     clock: clockView(state),

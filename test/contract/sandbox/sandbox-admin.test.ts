@@ -26,6 +26,9 @@ describe('status, clients and access', () => {
       expect(res.body.tokenLifetimeSeconds).toBe(300);
       expect(res.body.clock).toMatchObject({ frozen: false, realTime: true });
       expect(res.body.counts).toMatchObject({ hubs: expect.any(Number), repositories: expect.any(Number), clients: expect.any(Number) });
+      // The database schema version: migrations applied and the newest one's name (cms version).
+      expect(res.body.schema).toEqual({ version: expect.any(Number), migration: expect.stringMatching(/^\d{4}-/) });
+      expect(res.body.schema.version).toBeGreaterThan(0);
     });
 
     it('counts hubs and repositories', async () => {
