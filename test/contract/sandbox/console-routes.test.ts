@@ -11,7 +11,7 @@ import { routes, type RouteDef } from '../../../src/server/core/route-table.js';
 // route of the table, and each refuses a request without a token. Its page and two static
 // assets are the only routes it adds without a token, and they carry no data.
 
-const CONSOLE_SRC = join(import.meta.dirname, '..', '..', 'src', 'console');
+const CONSOLE_SRC = join(import.meta.dirname, '..', '..', '..', 'src', 'console');
 const STATIC = ['/', '/__sandbox/console', '/__sandbox/console/app.js', '/__sandbox/console/app.css'];
 /** Public before the console existed: signing in itself, and the clock the CLI reads too (no data). */
 const PUBLIC_BEFORE = new Set(['oauth.issueToken', 'sandbox.getClock']);
