@@ -48,7 +48,7 @@ function editionView(db: Db, live: LiveEditionSlot): { body: ContentItem['body']
   return { body: rewriteLinks(content, roots), resolve };
 }
 
-/** Items reachable from the root through content links, each once, within the root's hub (bounded: content-graph.ts). */
+/** Items reachable from the root through content links, each once, within the root's hub (bounded: graph.ts). */
 function linkedItems(root: Delivered, hubId: string, resolve: Resolve): Map<string, Delivered> {
   return linkedGraph(root, (id) => {
     const item = resolve(id);

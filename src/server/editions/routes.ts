@@ -1,4 +1,4 @@
-// Handlers of this family: see routes/table.ts for the operations it serves. Editions: create (or
+// Handlers of this family: see core/route-table.ts for the operations it serves. Editions: create (or
 // copy), list, search by date, get, update, delete, archive and preview. What an edition contains
 // and its scheduling live in edition-slots.ts, edition-contents.ts and edition-scheduling.ts.
 import { created, noContent, ok, type RequestContext } from '../core/context.js';

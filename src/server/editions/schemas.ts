@@ -1,4 +1,4 @@
-// Body schemas of this family: see routes/table.ts (body: '<family>.<name>').
+// Body schemas of this family: see core/route-table.ts (body: '<family>.<name>').
 import { body, isoDateTime, nonEmpty, optionalText, z } from '../core/validate.js';
 
 // Editions: create, copy, update and preview.

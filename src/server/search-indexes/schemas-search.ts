@@ -2,7 +2,7 @@ import { body, nonEmpty, z } from '../core/validate.js';
 import { DATE_FIELDS, ENUM_FIELDS, enumFieldPath } from './search-facets.js';
 import { parseBound, parseRangeText } from './search-dates.js';
 
-// Body schemas of this family: see routes/table.ts (body: '<family>.<name>').
+// Body schemas of this family: see core/route-table.ts (body: '<family>.<name>').
 
 const BOUND_HELP = 'NOW, -7:DAYS (MINUTES, HOURS, DAYS, WEEKS, MONTHS, YEARS), 2024-05-01 or 2024-05-01T10:30:00Z';
 
