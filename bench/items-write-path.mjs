@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 const { Service } = await import(`${root}/dist/server/service.js`);
-const { plainRequest } = await import(`${root}/dist/server/exchange.js`);
+const { plainRequest } = await import(`${root}/dist/server/core/exchange.js`);
 const { articleBody } = await import(`${root}/bench/lib.mjs`);
 const N = Number(process.argv[3] ?? 2000);
 const dir = mkdtempSync(join(tmpdir(), 'cms-inproc-'));

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
-import { parseDuration } from '../server/clock.js';
+import { parseDuration } from '../server/core/clock.js';
 
 /** The service's idea of now: the sandbox clock when there is one, else this machine's time. */
 export async function serviceNow(client: ApiClient): Promise<number> {

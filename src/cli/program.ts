@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Command as CommandType, Option as OptionType } from 'commander';
 import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
-import { parseDuration } from '../server/clock.js';
+import { parseDuration } from '../server/core/clock.js';
 
 // require() skips the export scan Node runs on a CommonJS package imported from ESM (~4 ms of startup).
 const { Argument, Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');

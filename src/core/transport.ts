@@ -48,8 +48,8 @@ export async function createTransport(conn: Connection): Promise<Transport> {
 
 async function embeddedTransport(dataDir: string): Promise<Transport> {
   const { createSandbox } = await import('../server/app.js');
-  const { DroppedConnection } = await import('../server/dropped.js');
-  const { plainRequest } = await import('../server/exchange.js');
+  const { DroppedConnection } = await import('../server/core/dropped.js');
+  const { plainRequest } = await import('../server/core/exchange.js');
   const sandbox = createSandbox({ dataDir });
   return {
     kind: 'embedded',

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, posix, sep } from 'node:path';
 import type { ApiClient } from '../core/client.js';
 import { NotFound, UsageError } from '../core/errors.js';
-import { findLinks } from '../server/content-links.js';
+import { findLinks } from '../server/core/content-links.js';
 import { MANIFEST, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
 import { LinkClosure, fetchItem, folderTree, hubRepositories, readSelection, type ExportOptions, type ExportSummary } from './export.js';
 import type { ImportSource, ItemRef } from './import.js';

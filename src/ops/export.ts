@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ApiClient, QueryValue } from '../core/client.js';
 import { ApiError, UsageError, NotFound } from '../core/errors.js';
-import { findLinks } from '../server/content-links.js';
+import { findLinks } from '../server/core/content-links.js';
 import {
   FORMAT,
   INDEX,

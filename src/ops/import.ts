@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
-import { isContentLink } from '../server/content-links.js';
+import { isContentLink } from '../server/core/content-links.js';
 import { SECOND_PASS, type BulkRun, type Place } from './bulk-run.js';
 import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
 import { collect, folderTree } from './export.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { findLinks } from '../server/content-links.js';
+import { findLinks } from '../server/core/content-links.js';
 import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
 import type { ImportSource, ItemRef } from './import.js';
 import { SafeDir } from './safe-files.js';

@@ -1,7 +1,7 @@
 import { Service, type ServiceOptions } from './service.js';
 
 export type { ServiceOptions } from './service.js';
-export { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } from './store/seed.js';
+export { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } from './core/seed.js';
 
 export interface Sandbox {
   /** The whole service over WHATWG Request/Response (serve mode, tests). */

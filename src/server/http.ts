@@ -1,11 +1,11 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Sandbox } from './app.js';
-import { DroppedConnection } from './dropped.js';
-import { ServiceError, serviceError } from './errors.js';
-import { BodyBudget, bodyTooLarge, serverBusy } from './body-budget.js';
-import type { ServiceRequest } from './exchange.js';
-import { HostCheck } from './host.js';
+import { DroppedConnection } from './core/dropped.js';
+import { ServiceError, serviceError } from './core/errors.js';
+import { BodyBudget, bodyTooLarge, serverBusy } from './core/body-budget.js';
+import type { ServiceRequest } from './core/exchange.js';
+import { HostCheck } from './core/host.js';
 import { isStagingHostname } from './staging/host.js';
 import { MAX_BODY_BYTES } from './service.js';
 

@@ -1,26 +1,27 @@
-import type { Db } from './store/db.js';
-import { openDatabase } from './store/db.js';
-import { Router } from './router.js';
-import { routes, type RouteDef } from './routes/table.js';
-import { families, type Handler } from './routes/families.js';
-import { RequestContext, type Reply } from './context.js';
-import { ServiceError, forbidden, serviceError, unauthorized } from './errors.js';
-import { acceptsJson, assertJsonContentType } from './body.js';
-import { SandboxClock } from './jobs/clock-store.js';
-import { Scheduler } from './jobs/scheduler.js';
-import { Principal } from './auth/principal.js';
-import { verifyToken, type TokenClaims } from './auth/tokens.js';
+import type { Db } from './core/db.js';
+import { openDatabase } from './core/db.js';
+import { migrations } from './migrations.js';
+import { Router } from './core/router.js';
+import { routes, type RouteDef } from './core/route-table.js';
+import { families, schemaFamilies, taskKinds, type Handler } from './families.js';
+import { RequestContext, type Reply, type ServiceHost } from './core/context.js';
+import { ServiceError, forbidden, serviceError, unauthorized } from './core/errors.js';
+import { acceptsJson, assertJsonContentType } from './core/body.js';
+import { SandboxClock } from './core/clock-store.js';
+import { Scheduler } from './core/scheduler.js';
+import { Principal } from './core/auth/principal.js';
+import { verifyToken, type TokenClaims } from './core/auth/tokens.js';
 import type { Statement } from 'better-sqlite3';
-import { signingKey } from './store/state.js';
-import { validateBody } from './schemas/index.js';
-import { IDEMPOTENCY_HEADER, remember, replayed } from './idempotency.js';
-import { DELIVERY_HEADER, withoutEvents } from './store/webhooks.js';
-import { DroppedConnection } from './dropped.js';
-import { FaultInjector, type FaultDecision, type FaultRule } from './faults.js';
-import type { ServiceRequest, ServiceResponse } from './exchange.js';
-import { itemRow, type ItemRow } from './store/items.js';
-import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './body-budget.js';
-import { ItemRowCache, takeChangedItems } from './store/item-row-cache.js';
+import { signingKey } from './core/state.js';
+import { validateBody } from './core/body-schemas.js';
+import { Caches } from './core/caches.js';
+import { IDEMPOTENCY_HEADER, remember, replayed } from './core/idempotency.js';
+import { DELIVERY_HEADER, withoutEvents } from './webhooks/store.js';
+import { DroppedConnection } from './core/dropped.js';
+import { FaultInjector, type FaultDecision, type FaultRule } from './core/faults.js';
+import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
+import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
+import { takeChangedItems } from './items/written.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -44,7 +45,7 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const ITEM_WRITES = /^items\./;
 
 /** The sandbox service: one handler from Request to Response, used in-process and by `serve`. */
-export class Service {
+export class Service implements ServiceHost {
   readonly db: Db;
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
@@ -57,8 +58,8 @@ export class Service {
   private readonly verified = new Map<string, TokenClaims>();
   /** Principals by client id, valid until the data changes. */
   private readonly principals = new Map<string, Principal | null>();
-  /** Item rows read by GET item (the hot read), valid until the data changes; bounded. */
-  private readonly itemRows = new ItemRowCache();
+  /** Families' caches (item rows for GET item, the hot read), valid until the data changes. */
+  readonly caches = new Caches();
   private readonly dataVersion: Statement;
   private readonly inTransaction: ReturnType<typeof transactionRunner>;
   private seenDataVersion = -1;
@@ -66,9 +67,9 @@ export class Service {
   private itemsChangedHere = false;
 
   constructor(readonly options: ServiceOptions) {
-    this.db = openDatabase({ dataDir: options.dataDir });
+    this.db = openDatabase({ dataDir: options.dataDir, migrations });
     this.clock = new SandboxClock(this.db);
-    this.scheduler = new Scheduler(this);
+    this.scheduler = new Scheduler(this, taskKinds);
     this.key = signingKey(this.db);
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? (Number(process.env.CMS_SANDBOX_TOKEN_TTL) || 300);
     for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
@@ -87,17 +88,13 @@ export class Service {
     // Dropped now, not at the next request: the scheduler may change items mid-request.
     const written = takeChangedItems(this.db);
     if (itemsOnly) {
-      for (const id of written) this.itemRows.delete(id);
+      this.caches.evict(written);
       this.itemsChangedHere = true;
       return;
     }
     this.changedHere = true;
-    this.itemRows.clear();
-  }
-
-  /** An item's keys and stored JSON, from the cache while nothing has changed. */
-  itemRow(id: string): ItemRow | undefined {
-    return this.itemRows.get(id, () => itemRow(this.db, id));
+    // Cleared now, not at the next request: the scheduler may change items mid-request.
+    this.caches.clear();
   }
 
   /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
@@ -123,7 +120,7 @@ export class Service {
     this.itemsChangedHere = false;
     this.clock.refresh();
     this.principals.clear();
-    this.itemRows.clear();
+    this.caches.clear();
     this.scheduler.forgetNextDue();
   }
 
@@ -194,7 +191,7 @@ export class Service {
     // is answered, so the embedded mode needs no daemon and every answer reflects the clock.
     await this.scheduler.runDue();
 
-    if (route.body) ctx.input = await validateBody(route.body, ctx.json() ?? {});
+    if (route.body) ctx.input = await validateBody(schemaFamilies, route.body, ctx.json() ?? {});
 
     const handler = await loadHandler(route);
     const idempotencyKey = req.method === 'POST' && !route.public ? req.header(IDEMPOTENCY_HEADER) : null;

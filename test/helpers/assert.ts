@@ -29,7 +29,7 @@ export const HEX_ID = /^[0-9a-f]{24}$/;
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A functional permission name, as the description spells them. */
-export { FN } from '../../src/server/auth/permissions.js';
+export { FN } from '../../src/server/core/auth/permissions.js';
 
 /** A well-formed id that names nothing. */
 export const MISSING_ID = '5f00000000000000000000ff';

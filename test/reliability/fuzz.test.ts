@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
-import { routes } from '../../src/server/routes/table.js';
+import { routes } from '../../src/server/core/route-table.js';
 import { Api, startServer, unique, type TestServer } from '../helpers/server.js';
 import { contentSetup, createItem } from '../helpers/content.js';
 import { buildWorld, type World } from './lib/world.js';

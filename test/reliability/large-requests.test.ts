@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, startServer, type TestServer } from '../helpers/server.js';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 import { ERROR_CONTENT_TYPE, FN } from '../helpers/assert.js';
-import { BODY_BUDGET_BYTES, PUBLIC_MAX_BODY_BYTES } from '../../src/server/body-budget.js';
+import { BODY_BUDGET_BYTES, PUBLIC_MAX_BODY_BYTES } from '../../src/server/core/body-budget.js';
 import { MAX_BODY_BYTES } from '../../src/server/service.js';
 
 // Large requests (issue 11, finding 11). A body is read only once the caller is known and

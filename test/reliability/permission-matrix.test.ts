@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDef } from '../../src/server/routes/table.js';
+import { routes, type RouteDef } from '../../src/server/core/route-table.js';
 import { Api, createHub, createRepo, startServer, unique, type Reply, type TestServer } from '../helpers/server.js';
 import { expectError, FN } from '../helpers/assert.js';
 import { SCHEMA_HOST, assignType, createContentType, createItem, itemBody, schemaDocument } from '../helpers/content.js';

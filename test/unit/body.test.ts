@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsJson, assertJsonContentType, parseFirstJsonValue } from '../../src/server/body.js';
-import { ServiceError } from '../../src/server/errors.js';
+import { acceptsJson, assertJsonContentType, parseFirstJsonValue } from '../../src/server/core/body.js';
+import { ServiceError } from '../../src/server/core/errors.js';
 
 describe('parseFirstJsonValue: only the first complete JSON value counts', () => {
   it.each([

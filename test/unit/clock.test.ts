@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REAL_TIME, advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock } from '../../src/server/clock.js';
+import { REAL_TIME, advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock } from '../../src/server/core/clock.js';
 
 describe('durations', () => {
   it.each([

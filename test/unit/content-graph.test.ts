@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GRAPH_LIMITS, linkedGraph, type GraphNode } from '../../src/server/content-graph.js';
-import { ServiceError } from '../../src/server/errors.js';
+import { GRAPH_LIMITS, linkedGraph, type GraphNode } from '../../src/server/delivery/graph.js';
+import { ServiceError } from '../../src/server/core/errors.js';
 
 // The delivery graph of an item: linked items breadth-first, each once, within limits.
 

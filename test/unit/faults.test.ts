@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, parseFaults, whyUnmatched } from '../../src/server/faults.js';
+import { FaultInjector, parseFaults, whyUnmatched } from '../../src/server/core/faults.js';
 
 describe('fault specs', () => {
   it('parses statuses, latency, drops, rates, retry-after and route scopes', () => {

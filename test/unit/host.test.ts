@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HostCheck, parseAllowHost, parseHost } from '../../src/server/host.js';
-import { ServiceError } from '../../src/server/errors.js';
+import { HostCheck, parseAllowHost, parseHost } from '../../src/server/core/host.js';
+import { ServiceError } from '../../src/server/core/errors.js';
 
 describe('parseHost: one host[:port], nothing else', () => {
   it.each([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ItemRowCache, noteItemChanged, takeChangedItems } from '../../src/server/store/item-row-cache.js';
-import type { Db } from '../../src/server/store/db.js';
-import type { ItemRow } from '../../src/server/store/items.js';
+import { ItemRowCache } from '../../src/server/items/row-cache.js';
+import { noteItemChanged, takeChangedItems } from '../../src/server/items/written.js';
+import type { Db } from '../../src/server/core/db.js';
+import type { ItemRow } from '../../src/server/items/store.js';
 
 const row = (id: string, json: string): ItemRow => ({ keys: { id, hubId: 'h', contentRepositoryId: 'r', status: 'ACTIVE', folderId: null, locale: null }, json });
 

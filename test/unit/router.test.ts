@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/server/router.js';
-import { routes, type RouteDef } from '../../src/server/routes/table.js';
+import { Router } from '../../src/server/core/router.js';
+import { routes, type RouteDef } from '../../src/server/core/route-table.js';
 
 const r = (method: RouteDef['method'], path: string, op: string): RouteDef => ({ method, path, op });
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileQuery, compileSearch, parseQuery, MAX_QUERY_LENGTH, MAX_TERMS, type Term } from '../../src/server/search/query.js';
-import { ItemSelection } from '../../src/server/search/select.js';
-import { ServiceError } from '../../src/server/errors.js';
-import { openDatabase, type Db } from '../../src/server/store/db.js';
-import { saveItem, type ContentItem } from '../../src/server/store/items.js';
+import { compileQuery, compileSearch, parseQuery, MAX_QUERY_LENGTH, MAX_TERMS, type Term } from '../../src/server/search-indexes/search-query.js';
+import { ItemSelection } from '../../src/server/search-indexes/search-select.js';
+import { ServiceError } from '../../src/server/core/errors.js';
+import { openDatabase, type Db } from '../../src/server/core/db.js';
+import { migrations } from '../../src/server/migrations.js';
+import { saveItem, type ContentItem } from '../../src/server/items/store.js';
 
 // The text search syntax: text -> AST -> FTS5 expression and SQL. The last sections run the
 // compiled queries on a real index (the sandbox's migrations, items saved through saveItem).
@@ -242,7 +243,7 @@ describe('compiled queries on a real index', () => {
   };
 
   beforeAll(() => {
-    db = openDatabase({ dataDir: ':memory:' });
+    db = openDatabase({ dataDir: ':memory:', migrations });
     // Items only: the hub and repository rows they reference are not needed here.
     db.pragma('foreign_keys = OFF');
     save('Apple pie', { title: 'Grandma apple pie' });

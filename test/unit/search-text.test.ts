@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_INDEXED_CHARS, searchRow } from '../../src/server/store/search-text.js';
-import type { ContentItem } from '../../src/server/store/items.js';
+import { MAX_INDEXED_CHARS, searchRow } from '../../src/server/items/search-text.js';
+import type { ContentItem } from '../../src/server/items/store.js';
 
 const item = (body: Record<string, unknown>) =>
   ({ label: 'Big one', status: 'ACTIVE', contentRepositoryId: 'r1', body: { _meta: { schema: 'https://x.test/s.json' }, ...body } }) as unknown as ContentItem;

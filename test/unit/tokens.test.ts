@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signToken, verifyToken } from '../../src/server/auth/tokens.js';
+import { signToken, verifyToken } from '../../src/server/core/auth/tokens.js';
 
 // Token lifetimes (wall-clock time: service.ts passes Date.now()): a token lives at least the
 // expires_in the token endpoint announced, whatever the sub-second issue time, and carries the

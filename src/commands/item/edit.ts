@@ -85,7 +85,7 @@ async function checkSchema(client: ApiClient, current: ItemResource & { contentR
   if (!typeId) return;
   const type = await client.get<{ cachedSchema?: Record<string, unknown> }>(`/content-types/${typeId}/effective-content-type`).catch(() => null);
   if (!type?.cachedSchema) return;
-  const { compile, validate } = await import('../../server/json-schema.js');
+  const { compile, validate } = await import('../../server/schemas/json-schema.js');
   let problems;
   try {
     problems = validate(compile(type.cachedSchema), body, 'body');

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { bodyFileOption, hubOption } from '../../cli/options.js';
 import { buildBody } from '../../cli/input.js';
 import { UsageError } from '../../core/errors.js';
-import { DATE_FIELDS } from '../../server/search/facets.js';
+import { DATE_FIELDS } from '../../server/search-indexes/search-facets.js';
 import { col, item, list } from '../../output/result.js';
 
 interface Opts {

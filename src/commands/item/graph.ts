@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/define.js';
 import { ApiError, NotFound } from '../../core/errors.js';
 import type { ApiClient } from '../../core/client.js';
-import { IRI_BASE } from '../../server/staging/iri.js';
+import { IRI_BASE } from '../../server/delivery/iri.js';
 
 export default defineCommand<{ hub?: string }>({
   summary: 'Print the delivery graph of an item (or slot): it and its linked items as delivered JSON',

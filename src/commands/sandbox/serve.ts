@@ -49,8 +49,8 @@ export default defineCommand<Opts>({
     const directory = opts.dataDir ?? dataDir(ctx.env);
     const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../../server/app.js');
     const { listen } = await import('../../server/http.js');
-    const { parseFaults } = await import('../../server/faults.js');
-    const { parseAllowHost } = await import('../../server/host.js');
+    const { parseFaults } = await import('../../server/core/faults.js');
+    const { parseAllowHost } = await import('../../server/core/host.js');
     for (const value of opts.allowHost ?? []) {
       try {
         parseAllowHost(value);

@@ -1,5 +1,5 @@
 import { CliError } from '../../core/errors.js';
-import { isContentLink } from '../../server/content-links.js';
+import { isContentLink } from '../../server/core/content-links.js';
 import { diff } from '../diff.js';
 import { isPlanned, matchTarget } from '../reconcile.js';
 import { pick, type CloneContext } from './context.js';

@@ -1,7 +1,7 @@
-import type { Db } from '../store/db.js';
-import { serviceError, type ErrorDetail } from '../errors.js';
-import { snapshots } from '../store/snapshots.js';
-import type { EditionContent } from '../store/editions.js';
+import type { Db } from '../core/db.js';
+import { serviceError, type ErrorDetail } from '../core/errors.js';
+import { snapshots } from '../snapshots/index.js';
+import type { EditionContent } from './store.js';
 
 // Edition content: snapshots associated with an edition directly (not through a slot). Clients
 // send it in several shapes; all become `{body: {contents: [{_meta, id: <snapshot id>, contentType}]}}`.

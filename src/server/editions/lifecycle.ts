@@ -1,14 +1,14 @@
-import type { Service } from '../service.js';
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { TASK } from '../jobs/kinds.js';
-import { runPublishingJob } from '../publishing/publish.js';
-import { editions, type Edition, type PublishingStatus } from '../store/editions.js';
-import { items } from '../store/items.js';
-import { publishingJobs, snapshots, type PublishingJob, type Snapshot, type SnapshotRoot } from '../store/snapshots.js';
-import { stmt } from '../store/statements.js';
-import { enqueueEvent, type WebhookEvent } from '../store/webhooks.js';
-import { isCancellable } from '../resources/snapshot.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { TASK } from '../core/tasks.js';
+import { runPublishingJob } from '../publishing/index.js';
+import { editions, type Edition, type PublishingStatus } from './store.js';
+import { items } from '../items/index.js';
+import { publishingJobs, snapshots, type PublishingJob, type Snapshot, type SnapshotRoot } from '../snapshots/index.js';
+import { stmt } from '../core/statements.js';
+import { enqueueEvent, type WebhookEvent } from '../webhooks/index.js';
+import { isCancellable } from '../snapshots/index.js';
 import { publishEntries, slotsOf, snapshotUses } from './rules.js';
 
 // An edition from scheduling to publication:
@@ -33,14 +33,14 @@ function changeStatus(db: Db, edition: Edition, publishingStatus: PublishingStat
 }
 
 /** DRAFT -> SCHEDULING; the publishing job is prepared on the next scheduler pass. */
-export function scheduleEdition(service: Service, edition: Edition, user: string, now: number): Edition {
+export function scheduleEdition(service: ServiceHost, edition: Edition, user: string, now: number): Edition {
   const next = changeStatus(service.db, edition, 'SCHEDULING', now, { schedulingUser: user, schedulingErrors: null });
   service.scheduler.enqueue(TASK.editionSchedule, edition.id, now);
   return next;
 }
 
 /** Task 'edition-schedule': the edition's snapshot and publishing job, then SCHEDULED. */
-export function prepareEdition(service: Service, edition: Edition, now: number): Edition {
+export function prepareEdition(service: ServiceHost, edition: Edition, now: number): Edition {
   const db = service.db;
   const snapshot = editionSnapshot(db, edition, now);
   const at = Date.parse(edition.start);
@@ -100,14 +100,14 @@ function slotRoot(db: Db, edition: Edition): SnapshotRoot {
 }
 
 /** Task 'edition-publish': runs the job at the start date. A job cancelled meanwhile sends the edition back to DRAFT. */
-export function publishEdition(service: Service, edition: Edition, now: number): Edition {
+export function publishEdition(service: ServiceHost, edition: Edition, now: number): Edition {
   const job = edition.publishingJobId ? runPublishingJob(service.db, edition.publishingJobId, now) : undefined;
   if (job?.state !== 'COMPLETED') return unscheduleEdition(service, edition, now);
   return changeStatus(service.db, edition, 'PUBLISHED', now, {}, 'edition.published');
 }
 
 /** Back to DRAFT: the publishing job (when still pending) CANCELLED and the edition's tasks cancelled. */
-export function unscheduleEdition(service: Service, edition: Edition, now: number): Edition {
+export function unscheduleEdition(service: ServiceHost, edition: Edition, now: number): Edition {
   const db = service.db;
   const job = edition.publishingJobId ? publishingJobs(db).get(edition.publishingJobId) : undefined;
   if (job && isCancellable(job)) publishingJobs(db).update({ ...job, state: 'CANCELLED', lastModifiedDate: new Date(now).toISOString() });

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../context.js';
-import { notFound } from '../errors.js';
-import { editions, type Edition } from '../store/editions.js';
+import type { RequestContext } from '../core/context.js';
+import { notFound } from '../core/errors.js';
+import { editions, type Edition } from './store.js';
 
 /** The edition the path names, with the route's ACLs applied (404 for one in a hub the caller cannot see). */
 export function loadEdition(ctx: RequestContext, id = ctx.params.editionId!): Edition {

@@ -1,9 +1,9 @@
 // What editions plan for content items: which edition slots use a slot item, and which version of
 // an item will be live at a given time. Read-only queries for the items handlers.
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/statements.js';
-import { items } from '../store/items.js';
-import { editions, type Edition, type PublishingStatus } from '../store/editions.js';
+import type { Db } from '../core/db.js';
+import { stmt } from '../core/statements.js';
+import { items } from '../items/index.js';
+import { editions, type Edition, type PublishingStatus } from './store.js';
 import { publishEntries } from './rules.js';
 
 export interface EditionSlotAssociation {

@@ -1,9 +1,9 @@
-import type { Db } from '../store/db.js';
-import { conflict } from '../errors.js';
-import { editionContents, editionSlots, editions, type Edition, type EditionSlot } from '../store/editions.js';
-import { events } from '../store/events.js';
-import { items } from '../store/items.js';
-import { snapshotItems } from '../store/snapshots.js';
+import type { Db } from '../core/db.js';
+import { conflict } from '../core/errors.js';
+import { editionContents, editionSlots, editions, type Edition, type EditionSlot } from './store.js';
+import { events } from '../events/index.js';
+import { items } from '../items/index.js';
+import { snapshotItems } from '../snapshots/index.js';
 import { slotSnapshotIds } from './slot-content.js';
 
 // What an edition contains and whether it can be scheduled: pure reads over (db, edition).

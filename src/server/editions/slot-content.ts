@@ -1,4 +1,4 @@
-import { LINK_SCHEMA } from '../content-links.js';
+import { LINK_SCHEMA } from '../core/content-links.js';
 
 // The content of an edition slot: a body whose content links name snapshots (not items).
 // A link may carry id null: planners placed it but chose nothing yet, so the slot is INVALID.

@@ -1,10 +1,10 @@
-import type { Db } from '../store/db.js';
-import { badRequest, conflict } from '../errors.js';
-import { newId } from '../ids.js';
-import { contentTypes } from '../store/content-types.js';
-import { editionSlots, type Edition, type EditionSlot } from '../store/editions.js';
-import { items, type ContentItem } from '../store/items.js';
-import { repositories } from '../store/repositories.js';
+import type { Db } from '../core/db.js';
+import { badRequest, conflict } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { contentTypes } from '../content-types/index.js';
+import { editionSlots, type Edition, type EditionSlot } from './store.js';
+import { items, type ContentItem } from '../items/index.js';
+import { repositories } from '../repositories/index.js';
 
 // Edition slots: which slot items an edition holds. Each association uses one of the edition's
 // slotsRemaining (200 to begin with); a slot is associated at most once per edition.

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from '../store/webhooks.js';
+import type { WebhookEvent } from '../webhooks/index.js';
 import type { Integration, IntegrationType } from './store.js';
 
 /** What differs between the two kinds of integration; everything else is shared. */

@@ -1,7 +1,7 @@
-import type { Service } from '../service.js';
-import type { Db } from '../store/db.js';
-import type { Delivery } from '../store/webhooks.js';
-import { stmt } from '../store/statements.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Db } from '../core/db.js';
+import type { Delivery } from '../webhooks/index.js';
+import { stmt } from '../core/statements.js';
 import { integrations } from './store.js';
 
 // The stand-in marketing platform (sandbox://marketing/<integrationId>): it records every
@@ -15,7 +15,7 @@ export interface MarketingDelivery {
   event: unknown;
 }
 
-export function receive(service: Service, delivery: Delivery, path: string, body: string): { status: number; body?: string } {
+export function receive(service: ServiceHost, delivery: Delivery, path: string, body: string): { status: number; body?: string } {
   const id = path.replace(/^\/+/, '');
   const integration = integrations(service.db).get(id);
   if (integration?.type !== 'marketing') return { status: 404, body: `no marketing integration ${id}` };

@@ -1,4 +1,4 @@
-import { validationFailed } from '../errors.js';
+import { validationFailed } from '../core/errors.js';
 
 // Credentials objects may hold secrets. They are stored as given and returned with the same keys
 // but every value masked; a client that sends a fetched integration back sends the masks, which

@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { Collection } from '../store/collection.js';
+import type { Db } from '../core/db.js';
+import { Collection } from '../core/collection.js';
 
 export type IntegrationType = 'commerce' | 'marketing';
 

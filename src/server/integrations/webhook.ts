@@ -1,6 +1,6 @@
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { webhooks, type Webhook } from '../store/webhooks.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { webhooks, type Webhook } from '../webhooks/index.js';
 import { KINDS } from './kinds.js';
 import type { Integration } from './store.js';
 

@@ -1,5 +1,5 @@
-import type { RequestContext } from '../context.js';
-import { badRequest, conflict } from '../errors.js';
+import type { RequestContext } from '../core/context.js';
+import { badRequest, conflict } from '../core/errors.js';
 import {
   assignedType,
   checkActive,
@@ -10,14 +10,12 @@ import {
   checkVersion,
   requestedDeliveryKey,
   withDeliveryKey,
-} from '../item-rules.js';
-import { schedulePublishingJob } from '../publishing/publish.js';
-import { itemVersion, newItem, saveItem, saveVersion, type ContentItem, type ItemAction } from '../store/items.js';
-import { repositories, type Repository } from '../store/repositories.js';
-import { createSnapshot, type PublishingJob } from '../store/snapshots.js';
-import { workflowStates } from '../store/workflow-states.js';
-import type { Input } from '../validate.js';
-import type * as bodies from '../schemas/items.js';
+} from './rules.js';
+import { itemVersion, newItem, saveItem, saveVersion, type ContentItem, type ItemAction } from './store.js';
+import { repositories, type Repository } from '../repositories/index.js';
+import { workflowStates } from '../workflow-states/index.js';
+import type { Input } from '../core/validate.js';
+import type * as bodies from './schemas.js';
 
 // Item operations shared by the single-item routes and bulk jobs. Each takes an item the caller
 // has already loaded and been authorized for, applies every rule of the operation and saves the
@@ -101,11 +99,4 @@ export function setWorkflow(ctx: RequestContext, item: ContentItem, input: { ver
   const { workflow: _old, ...rest } = item;
   const next: ContentItem = input.state === null ? rest : { ...rest, workflow: { state: input.state } };
   return saveVersion(ctx.db, rest, next, ctx.modifiedStamp(), 'WORKFLOW');
-}
-
-/** Publishes an item now: a snapshot of it and its linked content, and a job that runs at once. */
-export function publishItem(ctx: RequestContext, item: ContentItem): PublishingJob {
-  if (item.status !== 'ACTIVE') throw conflict(`Content item ${item.id} is archived`, { code: 'ITEM_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
-  const snapshot = createSnapshot(ctx.db, { hubId: item.hubId, rootId: item.id, comment: `Publish ${item.label}`, createdFrom: 'content-item', type: 'SYSTEM', createdBy: ctx.principal.clientId, now: ctx.now() });
-  return schedulePublishingJob(ctx, snapshot, ctx.now());
 }

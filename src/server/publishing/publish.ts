@@ -1,10 +1,11 @@
-import type { RequestContext } from '../context.js';
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { TASK } from '../jobs/kinds.js';
-import { items, publicItem, touchItem } from '../store/items.js';
-import { publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../store/snapshots.js';
-import { enqueueEvent } from '../store/webhooks.js';
+import type { RequestContext } from '../core/context.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { TASK } from '../core/tasks.js';
+import { items, publicItem, touchItem, type ContentItem } from '../items/index.js';
+import { conflict } from '../core/errors.js';
+import { createSnapshot, publishingJobs, snapshotItems, snapshots, type PublishingJob, type Snapshot } from '../snapshots/index.js';
+import { enqueueEvent } from '../webhooks/index.js';
 
 /** A job that publishes the snapshot at `at` (sandbox time), queued for the scheduler. */
 export function schedulePublishingJob(ctx: RequestContext, snapshot: Snapshot, at: number): PublishingJob {
@@ -70,4 +71,11 @@ export function runPublishingJob(db: Db, jobId: string, nowMs: number, versionOv
   jobs.update(completed);
   enqueueEvent(db, snapshot.hubId, 'snapshot.published', { snapshot: { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type }, publishingJobId: job.id, editionId: job.editionId }, nowMs);
   return completed;
+}
+
+/** Publishes an item now: a snapshot of it and its linked content, and a job that runs at once. */
+export function publishItem(ctx: RequestContext, item: ContentItem): PublishingJob {
+  if (item.status !== 'ACTIVE') throw conflict(`Content item ${item.id} is archived`, { code: 'ITEM_ARCHIVED', entity: 'ContentItem', property: 'status', invalidValue: item.status });
+  const snapshot = createSnapshot(ctx.db, { hubId: item.hubId, rootId: item.id, comment: `Publish ${item.label}`, createdFrom: 'content-item', type: 'SYSTEM', createdBy: ctx.principal.clientId, now: ctx.now() });
+  return schedulePublishingJob(ctx, snapshot, ctx.now());
 }

@@ -1,48 +1,5 @@
-import type { BodySchema } from '../validate.js';
-
-type SchemaFamily = Record<string, BodySchema>;
-type Parse = typeof import('../validate.js').parse;
-
-// Body schemas (and zod with them) load only when a request with a body needs them.
-export const schemaFamilies: Record<string, () => Promise<SchemaFamily>> = {
-  auth: () => import('./auth.js'),
-  sandbox: () => import('./sandbox.js'),
-  hubs: () => import('./hubs.js'),
-  repositories: () => import('./repositories.js'),
-  schemas: () => import('./schemas.js'),
-  contentTypes: () => import('./content-types.js'),
-  folders: () => import('./folders.js'),
-  items: () => import('./items.js'),
-  search: () => import('./search.js'),
-  workflowStates: () => import('./workflow-states.js'),
-  events: () => import('./events.js'),
-  editions: () => import('./editions.js'),
-  snapshots: () => import('./snapshots.js'),
-  webhooks: () => import('./webhooks.js'),
-  bulkJobs: () => import('./bulk-jobs.js'),
-  extensions: () => import('./extensions.js'),
-  searchIndexes: () => import('./search-indexes.js'),
-  integrations: () => import('./integrations.js'),
-};
-
-const loaded = new Map<string, SchemaFamily>();
-let parse: Parse | null = null;
-
-/** Validates a request body against the named schema (`<family>.<schema>`); throws a 400 with every problem. */
-export async function validateBody(name: string, value: unknown): Promise<unknown> {
-  const family = name.split('.')[0]!;
-  if (!loaded.has(family)) loaded.set(family, await schemaFamilies[family]!());
-  parse ??= (await import('../validate.js')).parse;
-  return validateNow(name, value);
-}
-
-/**
- * Validates synchronously against a schema of a family the route's own body schema already
- * loaded (for parts of a body: one bulk entry, create versus copy).
- */
-export function validateNow(name: string, value: unknown): unknown {
-  const [family, key] = name.split('.') as [string, string];
-  const schema = loaded.get(family)?.[key];
-  if (!schema || !parse) throw new Error(`body schema ${name} is not loaded: declare a body schema of family '${family}' on the route`);
-  return parse(schema.schema, value, schema.entity);
-}
+// What other families use of schemas: written by `node scripts/restructure.mjs --indexes`
+// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+export { SchemaDocumentError, compile, validate } from './json-schema.js';
+export { inlineSchemaRefs } from './rules.js';
+export { type ContentTypeSchema, findSchemaDocument, hubStatusFilter, schemaByUri } from './store.js';

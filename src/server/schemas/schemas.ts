@@ -1,4 +1,4 @@
-import { body, nonEmpty, z } from '../validate.js';
+import { body, nonEmpty, z } from '../core/validate.js';
 
 const validationLevel = z.enum(['CONTENT_TYPE', 'SLOT', 'PARTIAL']);
 /** The JSON Schema document: a string as the wire contract has it (an object is accepted too). */

@@ -1,5 +1,5 @@
-import type { RequestContext } from '../context.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import type { RequestContext } from '../core/context.js';
+import { badRequest, conflict, notFound } from '../core/errors.js';
 import { searchIndexes, type SearchIndex } from './store.js';
 
 // Loading an index a request names, and the state rules every change checks.

@@ -9,7 +9,7 @@
 // - facetFilters: ["a:x", ["b:y", "b:z"]]: every entry must hold; an inner array holds when one
 //   of its conditions does.
 
-import { tokens } from '../store/search-text.js';
+import { tokens } from '../items/index.js';
 
 export type Operator = ':' | '<' | '<=' | '=' | '!=' | '>=' | '>';
 

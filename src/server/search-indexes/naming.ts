@@ -1,4 +1,4 @@
-import { characters } from '../characters.js';
+import { characters } from './characters.js';
 
 // Naming rules of search indexes (the description): a suffix (and a managed replica's name after
 // `<hubName>.`) is 3..63 characters without / ~ , \ ` & | ; $ * (nothing else is forbidden,

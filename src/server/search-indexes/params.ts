@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js';
+import { badRequest } from '../core/errors.js';
 import { ORDER_BY, type OrderBy } from './analytics.js';
 import { parseTags, TagSyntaxError, type TagExpression } from './tags.js';
 

@@ -1,5 +1,5 @@
-import type { Service } from '../service.js';
-import type { Delivery } from '../store/webhooks.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Delivery } from '../webhooks/index.js';
 import { searchIndexes } from './store.js';
 import { deleteEverywhere, isAssigned, objectFor, upsertEverywhere, type ItemPayload } from './sync.js';
 
@@ -8,7 +8,7 @@ import { deleteEverywhere, isAssigned, objectFor, upsertEverywhere, type ItemPay
  * item of an assigned type is written to the index and its replicas, an archived one removed.
  * An archived index keeps its records as they are. Runs inside the delivery's transaction.
  */
-export function receive(service: Service, delivery: Delivery, path: string): { status: number; body?: string } {
+export function receive(service: ServiceHost, delivery: Delivery, path: string): { status: number; body?: string } {
   const indexId = path.replace(/^\/+/, '');
   const index = searchIndexes(service.db).get(indexId);
   if (!index) return { status: 404, body: `no search index ${indexId}` };

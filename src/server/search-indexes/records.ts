@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/statements.js';
+import type { Db } from '../core/db.js';
+import { stmt } from '../core/statements.js';
 
 // What analytics are computed from: every search query an index answered and every click or
 // conversion event sent for one of those queries.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.js';
-import { Collection } from '../store/collection.js';
-import { stmt } from '../store/statements.js';
+import type { Db } from '../core/db.js';
+import { Collection } from '../core/collection.js';
+import { stmt } from '../core/statements.js';
 
 export const INDEX_TYPES = ['PRODUCTION', 'STAGING'] as const;
 export const INDEX_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;

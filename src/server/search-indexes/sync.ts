@@ -1,8 +1,8 @@
-import type { Db } from '../store/db.js';
-import { newId } from '../ids.js';
-import { stmt } from '../store/statements.js';
-import { webhooks, type Webhook, type WebhookFilter } from '../store/webhooks.js';
-import { itemVersion, type ContentItem } from '../store/items.js';
+import type { Db } from '../core/db.js';
+import { newId } from '../core/ids.js';
+import { stmt } from '../core/statements.js';
+import { webhooks, type Webhook, type WebhookFilter } from '../webhooks/index.js';
+import { itemVersion, type ContentItem } from '../items/index.js';
 import { assignedTypes, clearObjects, deleteObject, replicasOf, upsertObject, type AssignedContentType, type IndexObject, type SearchIndex } from './store.js';
 
 // How an index stays current: each assigned content type owns two webhooks delivered inside the

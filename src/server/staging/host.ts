@@ -1,6 +1,6 @@
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/statements.js';
-import type { Hub } from '../store/hubs.js';
+import type { Db } from '../core/db.js';
+import { stmt } from '../core/statements.js';
+import type { Hub } from '../hubs/index.js';
 
 // Virtual staging answers on the sandbox's own origin for every hub. A hub whose settings name a
 // virtual staging hostname (settings.virtualStagingEnvironment.hostname) is also served there:

@@ -1,5 +1,5 @@
-import { isContentLink } from '../content-links.js';
-import type { Delivered, StagedContent } from './delivery.js';
+import { isContentLink } from '../core/content-links.js';
+import type { Delivered, StagedContent } from '../delivery/index.js';
 
 // The default rendering of staged content: each field a term with its value, a content link
 // replaced by the linked item's own rendering where the item first appears; later links to it

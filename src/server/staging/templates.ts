@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/statements.js';
+import type { Db } from '../core/db.js';
+import { stmt } from '../core/statements.js';
 
 // Wrapper templates of virtual staging. Two are built in: `default` (a clean page showing the
 // item's fields) and `raw` (the delivery JSON in a <pre>). A hub registers its own by name; they

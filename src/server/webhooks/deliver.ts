@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import type { Service } from '../service.js';
-import type { Task } from '../jobs/scheduler.js';
-import { newId } from '../ids.js';
-import { stmt } from '../store/statements.js';
-import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from '../store/webhooks.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Task } from '../core/tasks.js';
+import { newId } from '../core/ids.js';
+import { stmt } from '../core/statements.js';
+import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
@@ -38,7 +38,7 @@ export function renderTemplate(template: string, event: Delivery['event']): stri
 export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
 
 /** One delivery attempt: sends, records the attempt, and schedules the next one after a 5xx or a network error. */
-export async function run(service: Service, task: Task): Promise<void> {
+export async function run(service: ServiceHost, task: Task): Promise<void> {
   const delivery = JSON.parse(task.payload) as Delivery;
   const hook = webhooks(service.db).get(delivery.webhookId);
   if (!hook || !hook.active) return;

@@ -1,5 +1,5 @@
-import type { Service } from '../service.js';
-import type { Delivery } from '../store/webhooks.js';
+import type { ServiceHost } from '../core/context.js';
+import type { Delivery } from './store.js';
 
 /**
  * Receivers inside the sandbox. A webhook handler URL `sandbox://<receiver>/<path>` is delivered
@@ -9,17 +9,15 @@ import type { Delivery } from '../store/webhooks.js';
  */
 export interface InternalReceiver {
   /** Handles one delivery; the answer is recorded as the receiver's status and body. Runs in a transaction. */
-  receive(service: Service, delivery: Delivery, path: string, body: string): { status: number; body?: string };
+  receive(service: ServiceHost, delivery: Delivery, path: string, body: string): { status: number; body?: string };
 }
 
 export const INTERNAL_SCHEME = 'sandbox:';
 
+/** Filled by families.ts: the webhooks family knows no receiver. */
 export const internalReceivers: Record<string, () => Promise<InternalReceiver>> = {};
-internalReceivers['search-index'] = () => import('../search-indexes/receiver.js');
-internalReceivers.commerce = () => import('../commerce/receiver.js');
-internalReceivers.marketing = () => import('../integrations/marketing-receiver.js');
 
-export async function deliverInternally(service: Service, delivery: Delivery, body: string): Promise<{ status: number; body: string }> {
+export async function deliverInternally(service: ServiceHost, delivery: Delivery, body: string): Promise<{ status: number; body: string }> {
   const url = new URL(delivery.url);
   const load = internalReceivers[url.hostname];
   if (!load) return { status: 404, body: `no sandbox receiver '${url.hostname}'` };

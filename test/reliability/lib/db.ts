@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { searchRow, type SearchRow } from '../../../src/server/store/search-text.js';
-import type { ContentItem } from '../../../src/server/store/items.js';
+import { searchRow, type SearchRow } from '../../../src/server/items/search-text.js';
+import type { ContentItem } from '../../../src/server/items/store.js';
 
 // Checks of a sandbox database from outside the service: SQLite's own integrity check, foreign
 // keys, and the invariants the item store keeps (JSON rows, one version row per version, the

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { RouteDef } from '../../../src/server/routes/table.js';
-import { schemaFamilies } from '../../../src/server/schemas/index.js';
-import type { BodySchema } from '../../../src/server/validate.js';
+import type { RouteDef } from '../../../src/server/core/route-table.js';
+import { schemaFamilies } from '../../../src/server/families.js';
+import type { BodySchema } from '../../../src/server/core/validate.js';
 import { EDGE_VALUES, NASTY_STRINGS, acceptArb, replaceScalar, authArb, bodyArb, contentTypeArb, idChoiceArb, queryArb, shapedBy, type AuthChoice, type Body, type IdChoice, type Pools } from './arbitraries.js';
 import type { World } from './world.js';
 

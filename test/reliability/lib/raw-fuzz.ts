@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { RouteDef } from '../../../src/server/routes/table.js';
-import { HostCheck, parseHost } from '../../../src/server/host.js';
+import type { RouteDef } from '../../../src/server/core/route-table.js';
+import { HostCheck, parseHost } from '../../../src/server/core/host.js';
 import type { World } from './world.js';
 
 // Requests that fetch cannot send, for the raw-socket part of the fuzzer: hostile Host headers,

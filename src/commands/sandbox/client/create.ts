@@ -35,7 +35,7 @@ export default defineCommand<Opts>({
     const client = await ctx.client();
     let permissions = commaList(opts.permission);
     if (permissions.includes('all')) {
-      const { FUNCTIONAL_PERMISSIONS } = await import('../../../server/auth/permissions.js');
+      const { FUNCTIONAL_PERMISSIONS } = await import('../../../server/core/auth/permissions.js');
       permissions = [...FUNCTIONAL_PERMISSIONS];
     }
     const acl = [];

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../cli/define.js';
 import { UsageError } from '../../../core/errors.js';
-import { parseDuration } from '../../../server/clock.js';
+import { parseDuration } from '../../../server/core/clock.js';
 import { changeClock } from './_clock.js';
 
 export default defineCommand({

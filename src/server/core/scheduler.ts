@@ -1,0 +1,170 @@
+import type { ServiceHost } from './context.js';
+import { stmt } from './statements.js';
+import type { Db } from './db.js';
+import type { Task, TaskKinds, TaskModule } from './tasks.js';
+
+export type { Task } from './tasks.js';
+
+/** What the scheduler needs of the service besides what tasks get: its timer pass and error report. */
+export interface SchedulerHost extends ServiceHost {
+  tick(): Promise<void>;
+  readonly options: ServiceHost['options'] & { onError?: (err: unknown, req: { method: string; url: string }) => void };
+}
+
+/** How long a process may hold an asynchronous task before another may take it over. */
+const LEASE_MS = 60_000;
+const BATCH = 200;
+const MAX_ROUNDS = 50;
+/** Asynchronous tasks (deliveries) in flight at once; the rest wait, pending, for a free slot. */
+export const MAX_INFLIGHT = 8;
+
+/**
+ * Runs due tasks in order (due time, then creation). Synchronous tasks (publishing, localization,
+ * bulk jobs) run inside one transaction each, before the request that found them due is answered.
+ * Asynchronous ones (webhook deliveries) are claimed with a lease and finish in the background.
+ */
+export class Scheduler {
+  private pass: Promise<void> | null = null;
+  /** When work is next due (sandbox time) and when a lease next expires (real time); null: unknown. */
+  private next: { dueAt: number; leaseAt: number } | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  /** A pass left due deliveries pending for lack of a slot: a finishing one starts the next pass. */
+  private deferred = false;
+
+  constructor(
+    private readonly service: SchedulerHost,
+    private readonly taskKinds: TaskKinds,
+  ) {}
+
+  private get db(): Db {
+    return this.service.db;
+  }
+
+  enqueue(kind: string, ref: string, dueAt: number, payload: unknown = {}): number {
+    const info = stmt(this.db, 'INSERT INTO tasks (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)').run(kind, ref, dueAt, JSON.stringify(payload));
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Cancels pending tasks of a kind for a reference (an unscheduled edition's publication). */
+  cancel(kind: string, ref: string): number {
+    return stmt(this.db, "UPDATE tasks SET state = 'cancelled' WHERE kind = ? AND ref = ? AND state = 'pending'").run(kind, ref).changes;
+  }
+
+  /** Forgets when work is next due: the tasks may have changed. */
+  forgetNextDue(): void {
+    this.next = null;
+  }
+
+  runDue(): Promise<void> {
+    if (this.next && this.service.clock.now() < this.next.dueAt && Date.now() < this.next.leaseAt) return Promise.resolve();
+    this.pass ??= this.runPass().finally(() => {
+      this.pass = null;
+    });
+    return this.pass;
+  }
+
+  private async runPass(): Promise<void> {
+    let ran = false;
+    // Work can make more work due now (a publication enqueues its webhook deliveries): keep
+    // going until nothing is due, with a bound so a task that re-enqueues itself cannot spin.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const now = this.service.clock.now();
+      const due = stmt(
+        this.db,
+        `SELECT id, kind, ref, due_at, attempts, payload FROM tasks
+         WHERE (state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)
+         ORDER BY due_at, id LIMIT ${BATCH}`,
+      ).all(now, Date.now()) as Task[];
+      let progressed = false;
+      for (const task of due) {
+        const mod = await this.taskKinds[task.kind]?.();
+        if (!mod) {
+          stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(`unknown task kind ${task.kind}`, task.id);
+          continue;
+        }
+        // At capacity, a delivery stays pending until one in flight finishes (markChanged, the timer).
+        if (mod.async && this.inflight.size >= MAX_INFLIGHT) {
+          this.deferred = true;
+          continue;
+        }
+        progressed = true;
+        if (mod.async) this.startAsync(task, mod);
+        else this.runSync(task, mod);
+      }
+      if (!progressed) break;
+      ran = true;
+    }
+    if (ran) this.service.markChanged();
+    const dueAt = stmt(this.db, "SELECT min(due_at) FROM tasks WHERE state = 'pending'").pluck().get() as number | null;
+    const leaseAt = stmt(this.db, "SELECT min(lease_until) FROM tasks WHERE state = 'running'").pluck().get() as number | null;
+    this.next = { dueAt: dueAt ?? Infinity, leaseAt: leaseAt ?? Infinity };
+  }
+
+  private runSync(task: Task, mod: TaskModule): void {
+    this.db
+      .transaction(() => {
+        // Another process may have run it between our read and this transaction.
+        const claimed = stmt(this.db, "UPDATE tasks SET state = 'done', attempts = attempts + 1 WHERE id = ? AND state IN ('pending', 'running')").run(task.id);
+        if (claimed.changes === 0) return;
+        try {
+          mod.run(this.service, task);
+        } catch (err) {
+          stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(String((err as Error)?.message ?? err), task.id);
+        }
+      })
+      .immediate();
+  }
+
+  private startAsync(task: Task, mod: TaskModule): void {
+    const claimed = stmt(this.db, "UPDATE tasks SET state = 'running', lease_until = ?, attempts = attempts + 1 WHERE id = ? AND (state = 'pending' OR (state = 'running' AND lease_until < ?))").run(
+      Date.now() + LEASE_MS,
+      task.id,
+      Date.now(),
+    );
+    if (claimed.changes === 0) return;
+    const p = Promise.resolve()
+      .then(() => mod.run(this.service, task))
+      .then(
+        () => void stmt(this.db, "UPDATE tasks SET state = 'done', lease_until = NULL WHERE id = ? AND state = 'running'").run(task.id),
+        (err) => void stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(String((err as Error)?.message ?? err), task.id),
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        this.inflight.delete(p);
+        this.service.markChanged();
+        if (this.deferred && this.db.open) {
+          this.deferred = false;
+          this.service.tick().catch((err) => this.service.options.onError?.(err, { method: 'TICK', url: 'scheduler' }));
+        }
+      });
+    this.inflight.add(p);
+  }
+
+  /** Runs due work every `intervalMs` (serve mode), re-reading the shared clock each time. */
+  start(intervalMs = 250): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (!this.db.open) return;
+      this.service.tick().catch((err) => this.service.options.onError?.(err, { method: 'TICK', url: 'scheduler' }));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves when background work has settled, or after timeoutMs. */
+  async idle(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    // Start whatever is due first: a CLI process must not exit with a delivery it could send
+    // (more than MAX_INFLIGHT of them start as earlier ones finish).
+    if (this.db.open) await this.service.tick();
+    while (this.inflight.size && Date.now() < deadline) {
+      await Promise.race([Promise.race([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+      if (this.db.open) await this.service.tick();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { Db } from '../core/db.js';
+import { Collection } from '../core/collection.js';
+import { stmt } from '../core/statements.js';
+
+export interface Folder {
+  id: string;
+  hubId: string;
+  repositoryId: string;
+  parentId: string | null;
+  name: string;
+  createdBy: string;
+  createdDate: string;
+  lastModifiedBy: string;
+  lastModifiedDate: string;
+}
+
+export const folders = (db: Db) =>
+  new Collection<Folder>(
+    db,
+    'folders',
+    { hub_id: (f) => f.hubId, repo_id: (f) => f.repositoryId, parent_id: (f) => f.parentId, name: (f) => f.name, created_date: (f) => f.createdDate },
+    { createdDate: 'created_date', name: 'name' },
+  );
+
+/** Whether a folder holds sub-folders or content items (of any status): it cannot be deleted then. */
+export function folderContents(db: Db, id: string): { folders: number; items: number } {
+  return {
+    folders: stmt(db, 'SELECT count(*) FROM folders WHERE parent_id = ?').pluck().get(id) as number,
+    items: stmt(db, 'SELECT count(*) FROM content_items WHERE folder_id = ?').pluck().get(id) as number,
+  };
+}

@@ -1,0 +1,8 @@
+// What other families use of items: written by `node scripts/restructure.mjs --indexes`
+// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+export { loadItem } from './load.js';
+export { changeStatus, copyItem, setWorkflow, updateItem } from './operations.js';
+export { renderItem } from './render.js';
+export { authorizeAs, checkVersion } from './rules.js';
+export { fieldName, fieldToken, innerHyphens, tokens, wordTokens } from './search-text.js';
+export { type ContentItem, descendants, itemFromRow, itemVersion, items, publicItem, touchItem } from './store.js';

@@ -1,8 +1,0 @@
-import type { RequestContext } from '../context.js';
-import { coreDocument, dialectDocument } from '../schema-docs.js';
-
-// The dialect and core definition documents, with ids on the origin the request came to.
-const serve = (doc: object) => ({ status: 200, raw: { contentType: 'application/schema+json', text: JSON.stringify(doc, null, 2) } });
-
-export const dialect = (ctx: RequestContext) => serve(dialectDocument(ctx.origin));
-export const core = (ctx: RequestContext) => serve(coreDocument(ctx.origin));

@@ -1,5 +1,0 @@
-import { body, nonEmpty, z } from '../validate.js';
-
-export const create = body('Folder', z.object({ name: nonEmpty(255) }));
-
-export const update = body('Folder', z.object({ name: nonEmpty(255) }));

@@ -1,0 +1,134 @@
+import { created, noContent, ok, type Reply, type RequestContext } from '../core/context.js';
+import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail } from '../core/errors.js';
+import { link } from '../core/hal.js';
+import { hubs, type Hub } from '../hubs/index.js';
+import { items, type ContentItem } from '../items/index.js';
+import { graphOf, stagedContent } from '../delivery/index.js';
+import { IRI_BASE } from '../delivery/index.js';
+import { contentHtml, escapeHtml } from './html.js';
+import { stagingHub } from './host.js';
+import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from './templates.js';
+
+// Virtual staging: the rendering and delivery queries of the description (Integrations), served
+// on the sandbox's own origin without a token, like the delivery side of the real service. A hub
+// with settings.virtualStagingEnvironment.hostname is also served on that host: requests whose
+// Host header is that hostname see only that hub's content (staging/host.ts). Content is what
+// is live now on the sandbox clock: a slot shows its winning edition's content (staging/live.ts).
+// Wrapper templates are registered per hub on the sandbox admin prefix.
+
+/** An active item visible at this staging address; 404 otherwise. */
+function stagedItem(ctx: RequestContext): ContentItem {
+  const id = ctx.params.itemId!;
+  const item = items(ctx.db).get(id);
+  const host = stagingHub(ctx.db, ctx.url);
+  if (!item || item.status !== 'ACTIVE' || (host && item.hubId !== host.id)) throw notFound('ContentItem', id);
+  return item;
+}
+
+function templateNamed(ctx: RequestContext, hubId: string, name: string): Template {
+  const template = findTemplate(ctx.db, hubId, name);
+  if (template) return template;
+  throw serviceError(404, {
+    code: 'TEMPLATE_NOT_FOUND',
+    entity: 'Template',
+    property: 'template',
+    invalidValue: name,
+    message: `No template named '${name}': use default, raw, or one the hub registered (GET /__sandbox/hubs/${hubId}/templates)`,
+  });
+}
+
+/** GET /v1/content/store/content-item/{id}?template=: the item (or slot) rendered with the named wrapper template. */
+export function render(ctx: RequestContext): Reply {
+  const item = stagedItem(ctx);
+  const template = templateNamed(ctx, item.hubId, ctx.query.get('template') || 'default');
+  const staged = stagedContent(ctx.db, item, ctx.now());
+  const content = template.content === 'json' ? escapeHtml(JSON.stringify(graphOf(staged), null, 2)) : contentHtml(staged);
+  return { status: 200, raw: { contentType: 'text/html; charset=utf-8', text: fill(template, { content, label: escapeHtml(item.label) }) } };
+}
+
+const QUERY_EXAMPLE = `{"sys.iri":"${IRI_BASE}<content item id>"}`;
+
+/** The iri the query filters by: the only form of query the sandbox answers. */
+function iriOf(raw: string | null): string {
+  if (!raw) throw badRequest(`Query parameter 'query' is required: a JSON object such as ${QUERY_EXAMPLE}`, { property: 'query', invalidValue: raw });
+  let query: unknown;
+  try {
+    query = JSON.parse(raw);
+  } catch {
+    throw badRequest(`Query parameter 'query' is not JSON; send a JSON object such as ${QUERY_EXAMPLE}`, { property: 'query', invalidValue: raw });
+  }
+  const iri = (query as Record<string, unknown> | null)?.['sys.iri'];
+  if (typeof iri !== 'string' || Object.keys(query as object).length !== 1) {
+    throw badRequest(`Query parameter 'query' must filter by one iri: ${QUERY_EXAMPLE}`, { property: 'query', invalidValue: raw });
+  }
+  return iri;
+}
+
+/** The hub a query is limited to: the store it names (hub name or id) and the staging host must agree. */
+function queriedHub(ctx: RequestContext): Hub | undefined {
+  const host = stagingHub(ctx.db, ctx.url);
+  const store = ctx.query.get('store');
+  if (!store) return host;
+  const named = hubs(ctx.db).get(store) ?? hubs(ctx.db).find({ where: 'name = ?', params: [store] });
+  if (named && (!host || host.id === named.id)) return named;
+  throw serviceError(404, {
+    code: 'STORE_NOT_FOUND',
+    property: 'store',
+    invalidValue: store,
+    message: host ? `This staging address serves the store ${host.name}, not ${store}` : `No store named ${store}`,
+  });
+}
+
+/** GET /cms/content/query?store=&query=: the delivery graph of the item the iri names (empty when none). */
+export function query(ctx: RequestContext) {
+  const iri = iriOf(ctx.query.get('query'));
+  const hub = queriedHub(ctx);
+  const item = items(ctx.db).get(iri.slice(iri.lastIndexOf('/') + 1));
+  const visible = item !== undefined && item.status === 'ACTIVE' && (!hub || item.hubId === hub.id);
+  return ok(graphOf(visible ? stagedContent(ctx.db, item, ctx.now()) : null));
+}
+
+// Templates of a hub, on the sandbox admin prefix.
+
+function adminHub(ctx: RequestContext): Hub {
+  const hub = hubs(ctx.db).get(ctx.params.hubId!);
+  if (!hub) throw notFound('Hub', ctx.params.hubId);
+  return hub;
+}
+
+const templatesHref = (ctx: RequestContext, hubId: string) => `${ctx.origin}/__sandbox/hubs/${hubId}/templates`;
+
+/** GET /__sandbox/hubs/{hubId}/templates: the built-in templates and the hub's own. */
+export function listTemplates(ctx: RequestContext) {
+  const hub = adminHub(ctx);
+  return ok({ _embedded: { templates: hubTemplates(ctx.db, hub.id) }, _links: { self: link(templatesHref(ctx, hub.id)) } });
+}
+
+function templateProblems(name: string, html: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const problem = (property: string, invalidValue: unknown, message: string) => problems.push({ entity: 'Template', property, invalidValue, message });
+  if (!TEMPLATE_NAME.test(name)) problem('name', name, 'name: use 1 to 64 letters, digits, hyphens and underscores, starting with a letter or digit');
+  if (isBuiltIn(name)) problem('name', name, `name: '${name}' is a built-in template and cannot be replaced`);
+  if (html.length > MAX_TEMPLATE_CHARS) problem('body', html.length, `body: a template holds at most ${MAX_TEMPLATE_CHARS} characters`);
+  if (!/\{\{\s*content\s*\}\}/.test(html)) problem('body', null, 'body: the HTML must contain the {{content}} placeholder ({{label}} is optional)');
+  return problems;
+}
+
+/** PUT /__sandbox/hubs/{hubId}/templates/{name}, body: the HTML. 201 when new, 200 when replaced. */
+export function putTemplate(ctx: RequestContext) {
+  const hub = adminHub(ctx);
+  const name = ctx.params.name!;
+  const problems = templateProblems(name, ctx.bodyText);
+  if (problems.length) throw validationFailed(problems);
+  const isNew = saveTemplate(ctx.db, hub.id, name, ctx.bodyText, ctx.nowIso());
+  const location = `${templatesHref(ctx, hub.id)}/${encodeURIComponent(name)}`;
+  const view = { ...findTemplate(ctx.db, hub.id, name)!, _links: { self: link(location), templates: link(templatesHref(ctx, hub.id)) } };
+  return isNew ? created(view, location) : ok(view, location);
+}
+
+/** DELETE /__sandbox/hubs/{hubId}/templates/{name}. */
+export function removeTemplate(ctx: RequestContext) {
+  const hub = adminHub(ctx);
+  if (!deleteTemplate(ctx.db, hub.id, ctx.params.name!)) throw notFound('Template', ctx.params.name);
+  return noContent();
+}

@@ -1,0 +1,99 @@
+import { created, noContent, ok, type RequestContext } from '../core/context.js';
+import { badRequest, notFound } from '../core/errors.js';
+import { intParam, link, pageOf, pageRequest } from '../core/hal.js';
+import { newId } from '../core/ids.js';
+import { loadHub } from '../hubs/index.js';
+import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader } from './store.js';
+import { renderWebhook } from './render.js';
+import type { Input } from '../core/validate.js';
+import type * as bodies from './schemas.js';
+
+export function list(ctx: RequestContext) {
+  const hubId = loadHub(ctx).id;
+  const req = pageRequest(ctx, ['createdDate', 'label'], [{ field: 'createdDate', dir: 'asc' }]);
+  return ok(pageOf(ctx, 'webhooks', webhooks(ctx.db).page({ where: 'hub_id = ?', params: [hubId] }, req), req, (w) => renderWebhook(ctx, w)));
+}
+
+export function create(ctx: RequestContext) {
+  const hubId = loadHub(ctx).id;
+  const input = ctx.body<Input<typeof bodies.create>>();
+  const hook: Webhook = {
+    id: newId(ctx.now()),
+    hubId,
+    label: input.label,
+    events: input.events,
+    handlers: input.handlers,
+    active: input.active,
+    secret: input.secret ?? null,
+    method: input.method,
+    headers: mergeHeaders(input.headers, []),
+    filters: input.filters,
+    customPayload: input.customPayload ?? null,
+    notifications: input.notifications,
+    ...ctx.createdStamp(),
+  };
+  webhooks(ctx.db).insert(hook);
+  return created(renderWebhook(ctx, hook), ctx.href(`/hubs/${hubId}/webhooks/${hook.id}`));
+}
+
+export function get(ctx: RequestContext) {
+  return ok(renderWebhook(ctx, load(ctx)));
+}
+
+export function update(ctx: RequestContext) {
+  const hook = load(ctx);
+  const input = ctx.body<Input<typeof bodies.update>>();
+  const next: Webhook = {
+    ...hook,
+    ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'headers')),
+    headers: input.headers ? mergeHeaders(input.headers, hook.headers) : hook.headers,
+    ...ctx.modifiedStamp(),
+  };
+  webhooks(ctx.db).update(next);
+  if (!next.active) cancelDeliveries(ctx.db, hook.id);
+  return ok(renderWebhook(ctx, next), ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}`));
+}
+
+export function remove(ctx: RequestContext) {
+  const hook = load(ctx);
+  webhooks(ctx.db).delete(hook.id);
+  cancelDeliveries(ctx.db, hook.id);
+  return noContent();
+}
+
+/** Delivery attempts, newest first, cursor-paged: `{_embedded: {requests}, cursor}`. */
+export function requests(ctx: RequestContext) {
+  const hook = load(ctx);
+  const limit = intParam(ctx.query.get('limit'), 'limit', 20, 1, 100);
+  const rawCursor = ctx.query.get('cursor');
+  if (rawCursor !== null && rawCursor !== '' && !/^\d+$/.test(rawCursor)) throw badRequest(`'${rawCursor}' is not a cursor from a previous page`, { property: 'cursor', invalidValue: rawCursor });
+  const { requests: rows, next } = listRequests(ctx.db, hook.id, limit, rawCursor ? Number(rawCursor) : null);
+  // Payloads are content: a caller who may manage webhooks but not read content sees the attempts without them.
+  const shown = ctx.can('items.list', { hubId: hook.hubId }) ? rows : rows.map((r) => ({ ...r, requestBody: null, responseBody: null, payloadWithheld: true }));
+  const base = ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}/requests`);
+  return ok({
+    _embedded: { requests: shown },
+    cursor: next === null ? null : String(next),
+    _links: { self: link(ctx.url.href), ...(next === null ? {} : { next: link(`${base}?cursor=${next}&limit=${limit}`) }) },
+  });
+}
+
+/**
+ * Header edits: clients send back the headers they fetched, where secret values read null;
+ * null keeps the stored value of that header, anything else replaces it.
+ */
+function mergeHeaders(given: Input<typeof bodies.update>['headers'] & object, stored: WebhookHeader[]): WebhookHeader[] {
+  return given.map((h) => {
+    const secret = h.secret === true;
+    const value = h.value ?? stored.find((s) => s.key.toLowerCase() === h.key.toLowerCase())?.value ?? null;
+    if (value === null) throw badRequest(`Header ${h.key} needs a value`, { entity: 'Webhook', property: 'headers', invalidValue: h.key });
+    return { key: h.key, value, secret };
+  });
+}
+
+function load(ctx: RequestContext): Webhook {
+  const hub = loadHub(ctx);
+  const hook = webhooks(ctx.db).get(ctx.params.webhookId!);
+  if (!hook || hook.hubId !== hub.id) throw notFound('Webhook', ctx.params.webhookId);
+  return hook;
+}

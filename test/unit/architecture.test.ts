@@ -1,0 +1,127 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The shape of the sandbox service (docs/architecture.md), checked on its import graph:
+// - no cycle between files. Type-only imports count too: a type cycle is still a circle a reader
+//   has to walk, and it turns into a runtime one as soon as someone needs a value.
+// - core/ imports no family (only core/ files).
+// - a family uses another family only through its index.ts. One exception: a schemas*.ts may
+//   build on another family's schemas*.ts (body schemas load with zod, only for requests with a
+//   body; an index.ts re-exporting them would load zod on every read).
+// - the assembly (the files directly in src/server: service.ts, families.ts, migrations.ts,
+//   app.ts, http.ts) may import anything: it is what knows every family.
+
+const SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/server');
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"\n]+)\1/g;
+
+function serverFiles(dir = SERVER, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) serverFiles(full, out);
+    else if (name.endsWith('.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** file -> files it imports, paths relative to src/server with '/' separators. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of serverFiles()) {
+    const text = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const targets = new Set<string>();
+    for (const m of text.matchAll(SPECIFIER)) {
+      const target = resolve(dirname(file), m[2]!).replace(/\.js$/, '.ts');
+      if (target.startsWith(SERVER + sep)) targets.add(rel(target));
+    }
+    graph.set(rel(file), [...targets]);
+  }
+  return graph;
+}
+
+const rel = (p: string) => relative(SERVER, p).split(sep).join('/');
+
+/** Strongly connected components with more than one file (or a file importing itself): Tarjan. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || graph.get(v)!.includes(v)) found.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** The top folder of a file under src/server ('core', a family), or null for the assembly. */
+const area = (file: string): string | null => (file.includes('/') ? file.split('/')[0]! : null);
+
+const isSchemas = (file: string) => /^schemas[^/]*\.ts$/.test(file.split('/').pop()!);
+
+function layerViolations(graph: Map<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const [from, targets] of graph) {
+    const own = area(from);
+    if (own === null) continue;
+    for (const to of targets) {
+      const other = area(to);
+      if (other === own || other === 'core') continue;
+      if (other === null) problems.push(`${from} imports the assembly file ${to}`);
+      else if (own === 'core') problems.push(`core file ${from} imports the family file ${to}`);
+      else if (to !== `${other}/index.ts` && !(isSchemas(from) && isSchemas(to))) problems.push(`${from} imports ${to}, an internal of family ${other} (use ${other}/index.ts)`);
+    }
+  }
+  return problems;
+}
+
+describe('the sandbox service architecture', () => {
+  const graph = importGraph();
+
+  it('reads the whole service', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('service.ts')?.length).toBeGreaterThan(5);
+  });
+
+  it('has no import cycle between files', () => {
+    const found = cycles(graph);
+    const summary = found.map((c) => `${c.length} files: ${c.join(' ')}`);
+    expect(summary, `${found.length} cycles; largest ${Math.max(0, ...found.map((c) => c.length))} files`).toEqual([]);
+  });
+
+  it('keeps core free of families, and families apart except through index.ts', () => {
+    expect(existsDir('core')).toBe(true);
+    expect(layerViolations(graph)).toEqual([]);
+  });
+});
+
+function existsDir(name: string): boolean {
+  try {
+    return statSync(join(SERVER, name)).isDirectory();
+  } catch {
+    return false;
+  }
+}
