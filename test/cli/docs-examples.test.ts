@@ -1,0 +1,319 @@
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, CliHome } from '../helpers/cli.js';
+import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
+
+/**
+ * Every `cms ...` example of the docs runs: README.md and docs/*.md (code blocks, and inline spans
+ * that are whole commands), every verb's `examples` (from the built manifest, so new verbs are
+ * picked up), and the demo's "Try next" lines. They run through `sh -c` (pipes, redirects and
+ * `&&` as written) against a fresh demo sandbox, with the docs' placeholder ids and names
+ * replaced by real ones from the demo. An example that does not run fails this test.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+interface Example {
+  source: string;
+  line: string;
+  /** From inline code: a bare verb there is prose naming it, not an example. */
+  inline?: boolean;
+}
+
+/** Examples that are not run, each with why. Keep this short. */
+const SKIPPED: Record<string, string> = {
+  'cms sandbox console --open': 'opens a web browser',
+};
+
+/** Examples that exit non-zero on purpose. */
+const EXPECTED: Record<string, { code: number; why: string }> = {
+  'cms edition schedule': { code: 2, why: 'asks for what is missing on a terminal; without one it names it (exit 2)' },
+};
+
+/** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */
+const SERVERS = /^cms sandbox (serve|console)\b|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
+/** Examples that replace the sandbox's data: each runs in a fresh home of its own. */
+const ISOLATED = /^cms (demo|sandbox reset)\b/;
+
+// Placeholders of the docs -> what they stand for. Ids depend on the noun (and the flag before them).
+const PLACEHOLDER_24 = '5f1a2b3c4d5e6f7a8b9c0d1e';
+
+function manifestExamples(): Example[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'manifest.json'), 'utf8')) as { commands: { path: string[]; examples: string[]; hidden?: boolean }[] };
+  return manifest.commands.flatMap((c) => c.examples.map((line) => ({ source: `examples of cms ${c.path.join(' ')}`, line })));
+}
+
+/** `cms ...` lines of code blocks and whole commands in inline code; synopses (`<dir>`, `[--x]`, `a | b`) are not examples. */
+export function docExamples(file: string, text: string): Example[] {
+  const out: Example[] = [];
+  let inBlock = false;
+  for (const raw of text.split('\n')) {
+    if (raw.trimStart().startsWith('```')) {
+      inBlock = !inBlock;
+      continue;
+    }
+    if (inBlock) {
+      const line = raw.replace(/^\s*\$\s+/, '').trim().replace(/\s+#.*$/, '');
+      if (/^(npx )?cms\s/.test(line) || /^[A-Z_]+=\S+ cms\s/.test(line) || /&&\s*(npx )?cms\s/.test(line)) out.push({ source: file, line });
+      continue;
+    }
+    for (const m of raw.matchAll(/`((?:npx )?cms [^`]+)`/g)) out.push({ source: file, line: m[1]!, inline: true });
+  }
+  return out.filter((e) => !isSynopsis(e.line));
+}
+
+const isSynopsis = (line: string) => /<[a-z-]+>|\[-|\s\|\s|\.\.\./i.test(line) && !/^cms api /.test(line);
+
+function allExamples(): Example[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'manifest.json'), 'utf8')) as { commands: { path: string[] }[]; groups: { path: string[] }[] };
+  const verbs = new Set([...manifest.commands, ...manifest.groups].map((c) => `cms ${c.path.join(' ')}`));
+  const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'commands.md').map((f) => join(ROOT, 'docs', f))];
+  const fromDocs = docs.flatMap((f) => docExamples(f.slice(ROOT.length + 1), readFileSync(f, 'utf8')));
+  return [...fromDocs.filter((e) => !(e.inline && isBareVerb(e.line, verbs))), ...manifestExamples()];
+}
+
+/** A command line that names only a verb (prose referring to it), not an example to run. */
+function isBareVerb(line: string, verbs: Set<string>): boolean {
+  return verbs.has(line.replace(/^npx /, '').replace(/ --help$/, ''));
+}
+
+interface Ids {
+  [key: string]: string;
+}
+
+let home: CliHome;
+let served: ServedSandbox;
+let work: string;
+let shimDir: string;
+let tryNext: string[] = [];
+const ids: Ids = {};
+
+async function cms(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const res = await home.run(args, { env: { CMS_HUB: 'demo', ...env } });
+  if (res.exitCode !== 0) throw new Error(`setup: cms ${args.join(' ')} exited ${res.exitCode}: ${res.stderr}`);
+  return res.stdout;
+}
+const cmsJson = async <T = any>(args: string[]): Promise<T> => JSON.parse(await cms([...args, '-o', 'json'])) as T;
+
+const SCHEMA_HOST = 'https://schemas.example.com';
+const ARTICLE = `${SCHEMA_HOST}/demo/article.json`;
+const HERO_SLOT = `${SCHEMA_HOST}/demo/hero-slot.json`;
+
+function schemaDoc(id: string, title: string, validation = 'object'): string {
+  return JSON.stringify({
+    $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`,
+    id,
+    title,
+    type: validation,
+    allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content` }],
+    properties: { title: { type: 'string' } },
+  });
+}
+
+/** Files the examples read, in the working directory they run in. */
+function writeFixtures(dir: string): void {
+  const files: Record<string, string> = {
+    'banner.json': schemaDoc('https://schema.example.com/banner.json', 'Banner'),
+    'promo.json': schemaDoc('https://schema.example.com/promo.json', 'Promo'),
+    'slot.json': schemaDoc('https://schema.example.com/slot.json', 'Slot'),
+    'page.json': schemaDoc('https://schema.example.com/page-local.json', 'Page'),
+    'hub.json': JSON.stringify({ name: 'from-file', label: 'From a file' }),
+    'settings.json': JSON.stringify({}),
+    'secret.txt': 'sandbox-secret\n',
+    'commerce.json': JSON.stringify({ 'commerce-credentials': {}, 'cms-credentials': {}, 'commerce-api': {}, rendering: {} }),
+    'marketing.json': JSON.stringify({ 'marketing-credentials': {}, 'cms-credentials': {}, rendering: {}, contentAssets: {} }),
+    'extension.json': JSON.stringify({ name: 'from-file', label: 'From a file', url: 'https://ext.example.com/f/', category: 'CONTENT_FIELD' }),
+    'facets.json': JSON.stringify({ fields: [{ facetAs: 'ENUM', field: 'schema', name: 'schema' }], returnEntities: false }),
+    'model/schemas/banner.json': schemaDoc('https://schema.example.com/banner.json', 'Banner'),
+    'model/types/banner.json': JSON.stringify({ contentTypeUri: 'https://schema.example.com/banner.json', settings: { label: 'Banner' } }),
+  };
+  for (const [name, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), body);
+  }
+}
+
+beforeAll(async () => {
+  home = new CliHome();
+  work = join(home.dir, 'work');
+  shimDir = join(home.dir, 'bin');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(shimDir, { recursive: true });
+  // `cms` and `npx cms` as a user has them after `npm install` (npx finds bin/ through PATH here).
+  writeFileSync(join(shimDir, 'cms'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(join(shimDir, 'npx'), `#!/bin/sh\n[ "$1" = cms ] && shift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(shimDir, 'cms'), 0o755);
+  chmodSync(join(shimDir, 'npx'), 0o755);
+  writeFixtures(work);
+
+  const demo = await home.run(['demo']);
+  if (demo.exitCode !== 0) throw new Error(`cms demo failed: ${demo.stderr}`);
+  tryNext = demo.stdout.split('Try next:')[1]?.split('\n').map((l) => l.trim().replace(/\s+\(.*\)$/, '')).filter((l) => /^(npx )?cms /.test(l)) ?? [];
+
+  served = await serveSandbox(home.env);
+  await setupResources();
+}, 240_000);
+
+afterAll(async () => {
+  await served?.stop();
+  home?.cleanup();
+});
+
+async function setupResources(): Promise<void> {
+  const id = async (args: string[]) => ((await cmsJson(args)) as { id: string }).id;
+  const repos = await cmsJson<{ id: string; name: string }[]>(['repo', 'list']);
+  const items = await cmsJson<{ id: string; label: string }[]>(['item', 'list', '--repo', 'content']);
+  const item = (label: string) => items.find((i) => i.label === label)!.id;
+  Object.assign(ids, {
+    hub: await id(['hub', 'get', 'demo']),
+    content: repos.find((r) => r.name === 'content')!.id,
+    launch: item('Launch announcement'),
+    background: item('Launch background'),
+    roundup: item('Weekly roundup'),
+    folder: (await cmsJson<{ id: string }[]>(['folder', 'list', '--repo', 'content']))[0]!.id,
+    slot: (await cmsJson<{ id: string }[]>(['slot', 'list', '--repo', 'slots']))[0]!.id,
+  });
+  for (const name of ['archive', 'old-content', 'slots-repo']) await cms(['repo', 'create', '--name', name, '--label', name]);
+  await cms(['hub', 'create', '--name', 'old-demo', '--label', 'Old demo']);
+  // The named resources the examples use: a Banner type, an event with editions, snapshots, jobs, ...
+  ids.schema = await id(['schema', 'create', '--file', 'banner.json', '--register', '--label', 'Banner', '--repo', 'content']);
+  ids.event = await id(['event', 'create', '--name', 'Black Friday', '--start', '+1d', '--end', '+20d']);
+  ids.edition = await id(['edition', 'create', '--event', ids.event!, '--name', 'Doors open', '--start', '+2d', '--end', '+3d']);
+  ids.edition2 = await id(['edition', 'create', '--event', ids.event!, '--name', 'Early birds', '--start', '+4d', '--end', '+5d']);
+  const slots = await cmsJson<any>(['edition', 'slots', ids.edition!, '--add', ids.slot!]);
+  ids.editionSlot = (Array.isArray(slots) ? slots[0] : slots).id;
+  ids.snapshot = await id(['snapshot', 'create', '--root', ids.launch!, '--comment', 'one']);
+  ids.snapshot2 = await id(['snapshot', 'create', '--root', ids.background!, '--comment', 'two']);
+  ids.job = await id(['job', 'create', '--snapshot', ids.snapshot!, '--at', '+30d']);
+  ids.bulkJob = await id(['job', 'bulk', 'publish', '--item', ids.roundup!, '--wait']);
+  ids.webhook = await id(['webhook', 'create', '--label', 'Example hook', '--event', 'content-item.published', '--handler', 'https://example.com/hook', '--secret', 's3cret']);
+  ids.index = await id(['index', 'create', '--suffix', 'products', '--label', 'Products', '--type', 'PRODUCTION', '--content-type', ARTICLE]);
+  ids.indexWebhook = (await cmsJson<{ id: string }[]>(['index', 'types', 'list', 'products']))[0]?.id ?? '';
+  ids.workflow = await id(['workflow', 'create', '--label', 'In review', '--color', 'rgb(255,165,0)']);
+  ids.extension = await id(['extension', 'create', '--name', 'rich-text', '--label', 'Rich text', '--url', 'https://ext.example.com/rte/', '--category', 'CONTENT_FIELD']);
+  ids.commerce = await id(['integration', 'commerce', 'create', '--body-file', 'commerce.json', '--label', 'EU site']);
+  ids.marketing = await id(['integration', 'marketing', 'create', '--body-file', 'marketing.json', '--label', 'EU site', '--active']);
+  await cms(['item', 'export', 'content'], { CMS_HUB: 'demo' }).catch(() => '');
+  ids.run = (await cmsJson<{ id: string }[]>(['runs']))[0]?.id ?? '';
+  for (const p of ['prod', 'staging', 'sandbox', 'old-staging']) await cms(['login', '--profile', p, '--sandbox', '--hub', 'demo']);
+}
+
+const UUID_ITEMS: Record<string, string> = {
+  '0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c': 'launch',
+  '2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11': 'roundup',
+  '7d0f3a52-1b9e-4f7a-8c1d-0a2b3c4d5e6f': 'background',
+  '7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d': 'background',
+  '3fa85f64-5717-4562-b3fc-2c963f66afa6': 'roundup',
+};
+const OTHER_IDS: Record<string, string> = {
+  '6a7b8c9d0e1f2a3b4c5d6e7f': 'editionSlot',
+  '7e8f9a0b1c2d3e4f5a6b7c8d': 'snapshot',
+  '8f9a0b1c2d3e4f5a6b7c8d9e': 'snapshot2',
+  '5f1a2b3c4d5e6f7a8b9c0d2f': 'edition2',
+  '20250101-120000-a1b2c3': 'run',
+};
+/** What a 24-hex placeholder stands for after a flag, or else in a noun's examples. */
+const BY_FLAG: Record<string, string> = { '--folder': 'folder', '--to-folder': 'folder', '--parent': 'folder', '--event': 'event', '--snapshot': 'snapshot', '--add-snapshot': 'snapshot', '--copy-from': 'edition2' };
+const BY_NOUN: Record<string, string> = {
+  hub: 'hub', repo: 'content', schema: 'schema', type: 'schema', folder: 'folder', workflow: 'workflow', event: 'event', edition: 'edition', snapshot: 'snapshot',
+  'job bulk-status': 'bulkJob', job: 'job', webhook: 'webhook', 'index types': 'indexWebhook', index: 'index', 'integration commerce': 'commerce', 'integration marketing': 'marketing', extension: 'extension',
+};
+const SLOT_CONTEXT = /^cms (slot|edition slots|integration commerce live)\b/;
+
+/** The example with the docs' placeholders replaced by the demo's ids and names. */
+export function substitute(line: string, url: string): string {
+  const words = line.split(/\s+/);
+  const at = words.indexOf('cms');
+  const noun = Object.keys(BY_NOUN).find((n) => words.slice(at + 1, at + 1 + n.split(' ').length).join(' ') === n);
+  return words
+    .map((w, i) => {
+      if (w === PLACEHOLDER_24) {
+        const kind = BY_FLAG[words[i - 1] ?? ''] ?? (noun ? BY_NOUN[noun] : undefined);
+        if (!kind || !ids[kind]) throw new Error(`no id for ${w} in: ${line}`);
+        return ids[kind]!;
+      }
+      if (UUID_ITEMS[w]) return ids[SLOT_CONTEXT.test(line) || words[i - 1] === '--slot' ? 'slot' : UUID_ITEMS[w]]!;
+      if (OTHER_IDS[w]) return ids[OTHER_IDS[w]] ?? w;
+      return w;
+    })
+    .join(' ')
+    .replace(/--hub (site|prod|dev|staging)\b/g, '--hub demo')
+    .replace(/\b(prod|staging):site\b/g, '$1:demo')
+    .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
+    .replace(/--port (8787|9000)/g, '--port 0')
+    .replace(/https:\/\/schema\.example\.com\/(page|hero-slot)\.json|https:\/\/schemas\.example\.com\/product\.json/g, (m) => (m.includes('hero-slot') ? HERO_SLOT : ARTICLE));
+}
+
+describe('docs examples', () => {
+  it('every example runs', async () => {
+    const examples = [...allExamples(), ...tryNext.map((line) => ({ source: 'cms demo "Try next"', line }))];
+    expect(examples.length).toBeGreaterThan(100);
+    const failures: string[] = [];
+    let ran = 0;
+    const check = async (ex: Example) => {
+      if (SKIPPED[ex.line]) return;
+      ran++;
+      let line: string;
+      try {
+        line = substitute(ex.line, served.url);
+      } catch (err) {
+        failures.push(`${ex.source}: ${ex.line}\n  ${(err as Error).message}`);
+        return;
+      }
+      const res = ISOLATED.test(line) ? await runIsolated(line) : SERVERS.test(line) ? await runServer(line) : await runExample(line);
+      const want = EXPECTED[ex.line]?.code ?? 0;
+      if (res.exitCode !== want) failures.push(`${ex.source}: ${ex.line}\n  ran: ${line}\n  exit ${res.exitCode} (want ${want}): ${res.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
+    };
+    // One chain per noun, run in order (creates first, destructive verbs last); three chains at once.
+    const chains = new Map<string, Example[]>();
+    for (const ex of examples) {
+      const key = ex.line.replace(/^.*?\bcms /, '').split(' ')[0]!;
+      chains.set(key, [...(chains.get(key) ?? []), ex]);
+    }
+    const queue = [...chains.values()].map((c) => c.sort((a, b) => rank(a.line) - rank(b.line)));
+    await Promise.all([0, 1, 2].map(async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) for (const ex of chain) await check(ex);
+    }));
+    console.log(`docs examples: ${ran} run, ${Object.keys(SKIPPED).length} skipped`);
+    expect(failures.join('\n')).toBe('');
+  }, 600_000);
+});
+
+const rank = (line: string) => (/ (create|register)\b/.test(line) ? 0 : / (delete|archive|remove|clear|revoke|unassign|cancel|reset)\b|--delete|--remove/.test(line) ? 2 : / (unarchive|restore)\b/.test(line) ? 3 : 1);
+
+/** In a fresh home of its own: the example replaces the sandbox's data. */
+async function runIsolated(line: string): Promise<{ exitCode: number; stderr: string }> {
+  const own = new CliHome();
+  try {
+    return await runExample(line, own.env);
+  } finally {
+    own.cleanup();
+  }
+}
+
+/** A server: wait for its first line of output (the URL), then stop it as Ctrl-C would. */
+async function runServer(line: string): Promise<{ exitCode: number; stderr: string }> {
+  const child = execa('sh', ['-c', `exec ${line}`], { cwd: work, env: exampleEnv(), reject: false, timeout: 60_000 });
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', () => resolve());
+    void child.finally(() => resolve());
+  });
+  child.kill('SIGTERM');
+  const res = await child;
+  return { exitCode: res.exitCode ?? -1, stderr: String(res.stderr) };
+}
+
+const exampleEnv = (base: Record<string, string> = home.env) => ({ ...base, HOME: home.dir, PATH: `${shimDir}:${process.env.PATH}`, CMS_HUB: 'demo' });
+
+async function runExample(line: string, base?: Record<string, string>): Promise<{ exitCode: number; stderr: string }> {
+  const res = await execa('sh', ['-c', line], {
+    cwd: work,
+    env: exampleEnv(base),
+    reject: false,
+    timeout: 60_000,
+    input: '',
+  });
+  return { exitCode: res.exitCode ?? -1, stderr: String(res.stderr) };
+}
