@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ interface Example {
 /** Examples that are not run, each with why. Keep this short. */
 const SKIPPED: Record<string, string> = {
   'cms sandbox console --open': 'opens a web browser',
+  'npm install && npx cms demo': 'installs the package; the test runs the built bin (and `cms demo` runs below)',
 };
 
 /** Examples that exit non-zero on purpose. */
@@ -34,8 +35,8 @@ const EXPECTED: Record<string, { code: number; why: string }> = {
 
 /** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */
 const SERVERS = /^cms sandbox (serve|console)\b|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
-/** Examples that replace the sandbox's data: each runs in a fresh home of its own. */
-const ISOLATED = /^cms (demo|sandbox reset)\b/;
+/** Examples that replace the sandbox's data, or create a hub or repository the demo has: each runs in a fresh home of its own. */
+const ISOLATED = /^cms (demo|sandbox reset|hub create|repo create)\b/;
 
 // Placeholders of the docs -> what they stand for. Ids depend on the noun (and the flag before them).
 const PLACEHOLDER_24 = '5f1a2b3c4d5e6f7a8b9c0d1e';
@@ -91,9 +92,9 @@ let tryNext: string[] = [];
 const ids: Ids = {};
 
 async function cms(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const res = await home.run(args, { env: { CMS_HUB: 'demo', ...env } });
+  const res = await execa(process.execPath, [BIN, ...args], { cwd: work, env: { ...exampleEnv(), ...env }, reject: false, input: '' });
   if (res.exitCode !== 0) throw new Error(`setup: cms ${args.join(' ')} exited ${res.exitCode}: ${res.stderr}`);
-  return res.stdout;
+  return String(res.stdout);
 }
 const cmsJson = async <T = any>(args: string[]): Promise<T> => JSON.parse(await cms([...args, '-o', 'json'])) as T;
 
@@ -262,8 +263,9 @@ describe('docs examples', () => {
         failures.push(`${ex.source}: ${ex.line}\n  ${(err as Error).message}`);
         return;
       }
-      const res = ISOLATED.test(line) ? await runIsolated(line) : SERVERS.test(line) ? await runServer(line) : await runExample(line);
+      const res = ISOLATED.test(ex.line) ? await runIsolated(ex.line) : SERVERS.test(line) ? await runServer(line) : await runExample(line);
       const want = EXPECTED[ex.line]?.code ?? 0;
+      if (process.env.DOCS_EXAMPLES_LOG) appendFileSync(process.env.DOCS_EXAMPLES_LOG, `${res.exitCode} ${line}\n${res.exitCode !== want ? res.stderr : ''}`);
       if (res.exitCode !== want) failures.push(`${ex.source}: ${ex.line}\n  ran: ${line}\n  exit ${res.exitCode} (want ${want}): ${res.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
     };
     // One chain per noun, run in order (creates first, destructive verbs last); three chains at once.
@@ -287,7 +289,9 @@ const rank = (line: string) => (/ (create|register)\b/.test(line) ? 0 : / (delet
 async function runIsolated(line: string): Promise<{ exitCode: number; stderr: string }> {
   const own = new CliHome();
   try {
-    return await runExample(line, own.env);
+    // A repository needs a hub: the only one there, named as the docs' examples name it.
+    if (/^cms repo create\b/.test(line)) await execa(process.execPath, [BIN, 'hub', 'create', '--name', 'site'], { env: own.env });
+    return await runExample(line, { ...own.env, CMS_HUB: '' });
   } finally {
     own.cleanup();
   }
@@ -305,7 +309,7 @@ async function runServer(line: string): Promise<{ exitCode: number; stderr: stri
   return { exitCode: res.exitCode ?? -1, stderr: String(res.stderr) };
 }
 
-const exampleEnv = (base: Record<string, string> = home.env) => ({ ...base, HOME: home.dir, PATH: `${shimDir}:${process.env.PATH}`, CMS_HUB: 'demo' });
+const exampleEnv = (base: Record<string, string> = home.env) => ({ CMS_HUB: 'demo', ...base, HOME: home.dir, PATH: `${shimDir}:${process.env.PATH}` });
 
 async function runExample(line: string, base?: Record<string, string>): Promise<{ exitCode: number; stderr: string }> {
   const res = await execa('sh', ['-c', line], {
