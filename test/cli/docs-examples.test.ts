@@ -187,7 +187,8 @@ async function setupResources(): Promise<void> {
   ids.editionSlot = (Array.isArray(slots) ? slots[0] : slots).id;
   ids.snapshot = await id(['snapshot', 'create', '--root', ids.launch!, '--comment', 'one']);
   ids.snapshot2 = await id(['snapshot', 'create', '--root', ids.background!, '--comment', 'two']);
-  ids.job = await id(['job', 'create', '--snapshot', ids.snapshot!, '--at', '+30d']);
+  // Due in seconds, so `cms job wait` returns.
+  ids.job = await id(['job', 'create', '--snapshot', ids.snapshot!, '--at', '+5s']);
   ids.bulkJob = await id(['job', 'bulk', 'publish', '--item', ids.roundup!, '--wait']);
   ids.webhook = await id(['webhook', 'create', '--label', 'Example hook', '--event', 'content-item.published', '--handler', 'https://example.com/hook', '--secret', 's3cret']);
   ids.index = await id(['index', 'create', '--suffix', 'products', '--label', 'Products', '--type', 'PRODUCTION', '--content-type', ARTICLE]);
@@ -248,6 +249,13 @@ export function substitute(line: string, url: string): string {
 }
 
 describe('docs examples', () => {
+  it('the demo leaves no active webhook aimed at its own (closed) receiver, and its hints say npx cms', async () => {
+    expect(tryNext.length).toBeGreaterThan(3);
+    for (const line of tryNext) expect(line).toMatch(/^npx cms /);
+    const hooks = await cmsJson<{ active: boolean; handlers: string[]; label: string }[]>(['webhook', 'list', '--hub', 'demo']);
+    expect(hooks.filter((h) => h.active && h.handlers.some((u) => u.startsWith('http://127.0.0.1')))).toEqual([]);
+  });
+
   it('every example runs', async () => {
     const examples = [...allExamples(), ...tryNext.map((line) => ({ source: 'cms demo "Try next"', line }))];
     expect(examples.length).toBeGreaterThan(100);
@@ -302,6 +310,7 @@ async function runServer(line: string): Promise<{ exitCode: number; stderr: stri
   const child = execa('sh', ['-c', `exec ${line}`], { cwd: work, env: exampleEnv(), reject: false, timeout: 60_000 });
   await new Promise<void>((resolve) => {
     child.stdout!.on('data', () => resolve());
+    child.stderr!.on('data', () => resolve());
     void child.finally(() => resolve());
   });
   child.kill('SIGTERM');
