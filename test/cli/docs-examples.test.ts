@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,15 +85,43 @@ interface Ids {
   [key: string]: string;
 }
 
-let home: CliHome;
+/** The demo with the examples' resources: every chain of examples runs on a copy of it. */
+let template: CliHome;
 let served: ServedSandbox;
-let work: string;
+let servedHome: Home;
 let shimDir: string;
 let tryNext: string[] = [];
 const ids: Ids = {};
+const homes: Home[] = [];
 
-async function cms(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const res = await execa(process.execPath, [BIN, ...args], { cwd: work, env: { ...exampleEnv(), ...env }, reject: false, input: '' });
+/** A home the examples run in: data, config and a working directory with the files they read. */
+interface Home {
+  dir: string;
+  work: string;
+  env: Record<string, string | undefined>;
+}
+
+/** What a user's shell has, without the test runner's variables that would choose a profile or a service. */
+function shellEnv(dir: string, dataFrom?: string): Home {
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  if (dataFrom) for (const d of ['data', 'config']) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
+  writeFixtures(work);
+  const env: Record<string, string | undefined> = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', CMS_HUB: 'demo', HOME: dir, PATH: `${shimDir}:${process.env.PATH}` };
+  for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CI', 'CMS_FORCE_TTY']) env[k] = undefined;
+  return { dir, work, env };
+}
+
+/** A copy of the prepared demo: a chain of examples changes its own copy, never another chain's. */
+function copyHome(): Home {
+  const h = shellEnv(mkdtempSync(join(tmpdir(), 'cms-docs-')), template.dir);
+  homes.push(h);
+  return h;
+}
+
+/** Setup commands, on the template, in its working directory. */
+async function cms(args: string[]): Promise<string> {
+  const res = await execa(process.execPath, [BIN, ...args], { cwd: join(template.dir, 'work'), env: { ...shellEnv(template.dir).env }, extendEnv: true, reject: false, input: '' });
   if (res.exitCode !== 0) throw new Error(`setup: cms ${args.join(' ')} exited ${res.exitCode}: ${res.stderr}`);
   return String(res.stdout);
 }
@@ -137,33 +166,33 @@ function writeFixtures(dir: string): void {
 }
 
 beforeAll(async () => {
-  home = new CliHome();
-  work = join(home.dir, 'work');
-  shimDir = join(home.dir, 'bin');
-  mkdirSync(work, { recursive: true });
+  template = new CliHome();
+  shimDir = join(template.dir, 'bin');
   mkdirSync(shimDir, { recursive: true });
   // `cms` and `npx cms` as a user has them after `npm install` (npx finds bin/ through PATH here).
   writeFileSync(join(shimDir, 'cms'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   writeFileSync(join(shimDir, 'npx'), `#!/bin/sh\n[ "$1" = cms ] && shift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(shimDir, 'cms'), 0o755);
   chmodSync(join(shimDir, 'npx'), 0o755);
-  writeFixtures(work);
 
-  const demo = await home.run(['demo']);
+  const demo = await template.run(['demo']);
   if (demo.exitCode !== 0) throw new Error(`cms demo failed: ${demo.stderr}`);
   tryNext = demo.stdout.split('Try next:')[1]?.split('\n').map((l) => l.trim().replace(/\s+\(.*\)$/, '')).filter((l) => /^(npx )?cms /.test(l)) ?? [];
-
-  served = await serveSandbox(home.env);
   await setupResources();
+  // Examples that name a URL reach a served copy of it.
+  servedHome = copyHome();
+  served = await serveSandbox(servedHome.env as Record<string, string>);
 }, 240_000);
 
 afterAll(async () => {
   await served?.stop();
-  home?.cleanup();
+  template?.cleanup();
+  for (const h of homes) rmSync(h.dir, { recursive: true, force: true });
 });
 
 async function setupResources(): Promise<void> {
   const id = async (args: string[]) => ((await cmsJson(args)) as { id: string }).id;
+  const fx = join(template.dir, 'work');
   const repos = await cmsJson<{ id: string; name: string }[]>(['repo', 'list']);
   const items = await cmsJson<{ id: string; label: string }[]>(['item', 'list', '--repo', 'content']);
   const item = (label: string) => items.find((i) => i.label === label)!.id;
@@ -178,8 +207,10 @@ async function setupResources(): Promise<void> {
   });
   for (const name of ['archive', 'old-content', 'slots-repo']) await cms(['repo', 'create', '--name', name, '--label', name]);
   await cms(['hub', 'create', '--name', 'old-demo', '--label', 'Old demo']);
+  // The client (user) the share and access examples name.
+  await cms(['sandbox', 'client', 'create', '--id', 'ci-bot', '--secret', 's3cret', '--permission', 'all', '--acl', 'hub:demo:READ']);
   // The named resources the examples use: a Banner type, an event with editions, snapshots, jobs, ...
-  ids.schema = await id(['schema', 'create', '--file', 'banner.json', '--register', '--label', 'Banner', '--repo', 'content']);
+  ids.schema = await id(['schema', 'create', '--file', join(fx, 'banner.json'), '--register', '--label', 'Banner', '--repo', 'content']);
   ids.event = await id(['event', 'create', '--name', 'Black Friday', '--start', '+1d', '--end', '+20d']);
   ids.edition = await id(['edition', 'create', '--event', ids.event!, '--name', 'Doors open', '--start', '+2d', '--end', '+3d']);
   ids.edition2 = await id(['edition', 'create', '--event', ids.event!, '--name', 'Early birds', '--start', '+4d', '--end', '+5d']);
@@ -195,9 +226,9 @@ async function setupResources(): Promise<void> {
   ids.indexWebhook = (await cmsJson<{ id: string }[]>(['index', 'types', 'list', 'products']))[0]?.id ?? '';
   ids.workflow = await id(['workflow', 'create', '--label', 'In review', '--color', 'rgb(255,165,0)']);
   ids.extension = await id(['extension', 'create', '--name', 'rich-text', '--label', 'Rich text', '--url', 'https://ext.example.com/rte/', '--category', 'CONTENT_FIELD']);
-  ids.commerce = await id(['integration', 'commerce', 'create', '--body-file', 'commerce.json', '--label', 'EU site']);
-  ids.marketing = await id(['integration', 'marketing', 'create', '--body-file', 'marketing.json', '--label', 'EU site', '--active']);
-  await cms(['item', 'export', 'content'], { CMS_HUB: 'demo' }).catch(() => '');
+  ids.commerce = await id(['integration', 'commerce', 'create', '--body-file', join(fx, 'commerce.json'), '--label', 'EU site']);
+  ids.marketing = await id(['integration', 'marketing', 'create', '--body-file', join(fx, 'marketing.json'), '--label', 'EU site', '--active']);
+  await cms(['item', 'export', 'content']).catch(() => '');
   ids.run = (await cmsJson<{ id: string }[]>(['runs']))[0]?.id ?? '';
   for (const p of ['prod', 'staging', 'sandbox', 'old-staging']) await cms(['login', '--profile', p, '--sandbox', '--hub', 'demo']);
 }
@@ -261,8 +292,9 @@ describe('docs examples', () => {
     expect(examples.length).toBeGreaterThan(100);
     const failures: string[] = [];
     let ran = 0;
-    const check = async (ex: Example) => {
-      if (SKIPPED[ex.line]) return;
+    let skipped = 0;
+    const check = async (ex: Example, home: Home) => {
+      if (SKIPPED[ex.line]) return void skipped++;
       ran++;
       let line: string;
       try {
@@ -271,62 +303,75 @@ describe('docs examples', () => {
         failures.push(`${ex.source}: ${ex.line}\n  ${(err as Error).message}`);
         return;
       }
-      const res = ISOLATED.test(ex.line) ? await runIsolated(ex.line) : SERVERS.test(line) ? await runServer(line) : await runExample(line);
+      const res = ISOLATED.test(ex.line) ? await runIsolated(line) : SERVERS.test(line) ? await runServer(line, home) : await runExample(line, home);
       const want = EXPECTED[ex.line]?.code ?? 0;
       if (process.env.DOCS_EXAMPLES_LOG) appendFileSync(process.env.DOCS_EXAMPLES_LOG, `${res.exitCode} ${line}\n${res.exitCode !== want ? res.stderr : ''}`);
       if (res.exitCode !== want) failures.push(`${ex.source}: ${ex.line}\n  ran: ${line}\n  exit ${res.exitCode} (want ${want}): ${res.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
     };
-    // One chain per noun, run in order (creates first, destructive verbs last); three chains at once.
+    // One chain per noun, in order (creates first, destructive verbs last), each on its own copy of the demo.
     const chains = new Map<string, Example[]>();
     for (const ex of examples) {
       const key = ex.line.replace(/^.*?\bcms /, '').split(' ')[0]!;
       chains.set(key, [...(chains.get(key) ?? []), ex]);
     }
-    const queue = [...chains.values()].map((c) => c.sort((a, b) => rank(a.line) - rank(b.line)));
-    await Promise.all([0, 1, 2].map(async () => {
-      for (let chain = queue.shift(); chain; chain = queue.shift()) for (const ex of chain) await check(ex);
+    // Longest first, so the last chain to start is a short one.
+    const queue = [...chains.values()].map((c) => c.sort((a, b) => rank(a.line) - rank(b.line))).sort((a, b) => b.length - a.length);
+    await Promise.all(Array.from({ length: PARALLEL }, async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        const home = copyHome();
+        for (const ex of chain) await check(ex, home);
+      }
     }));
-    console.log(`docs examples: ${ran} run, ${Object.keys(SKIPPED).length} skipped`);
+    console.log(`docs examples: ${ran} run, ${skipped} skipped, ${failures.length} failed`);
     expect(failures.join('\n')).toBe('');
   }, 600_000);
 });
 
+/** Chains running at once: the examples wait on the sandbox's disk and on Node starting as much as on a core. */
+const PARALLEL = 4;
+/** No example may take longer (a wait that never ends fails its example, not the suite). */
+const EXAMPLE_TIMEOUT_MS = 30_000;
+
 const rank = (line: string) => (/ (create|register)\b/.test(line) ? 0 : / (delete|archive|remove|clear|revoke|unassign|cancel|reset)\b|--delete|--remove/.test(line) ? 2 : / (unarchive|restore)\b/.test(line) ? 3 : 1);
 
-/** In a fresh home of its own: the example replaces the sandbox's data. */
+/** In a fresh, empty home of its own: the example replaces the sandbox's data, or creates what the demo has. */
 async function runIsolated(line: string): Promise<{ exitCode: number; stderr: string }> {
-  const own = new CliHome();
-  try {
-    // A repository needs a hub: the only one there, named as the docs' examples name it.
-    if (/^cms repo create\b/.test(line)) await execa(process.execPath, [BIN, 'hub', 'create', '--name', 'site'], { env: own.env });
-    return await runExample(line, { ...own.env, CMS_HUB: '' });
-  } finally {
-    own.cleanup();
+  const own = shellEnv(mkdtempSync(join(tmpdir(), 'cms-docs-')));
+  homes.push(own);
+  // A repository needs a hub: the only one there, named as the docs' examples name it.
+  if (/^cms repo create\b/.test(line)) await execa(process.execPath, [BIN, 'hub', 'create', '--name', 'site', '--label', 'Site'], { env: own.env, reject: false });
+  return runExample(line, { ...own, env: { ...own.env, CMS_HUB: undefined } });
+}
+
+/**
+ * Runs one example through `sh -c` in its own process group, so a pipeline is stopped whole:
+ * `stop` (a server) ends it with SIGTERM after its first output, the timeout kills it.
+ */
+async function runShell(line: string, home: Home, stop = false): Promise<{ exitCode: number; stderr: string }> {
+  const child = execa('sh', ['-c', line], { cwd: home.work, env: home.env, extendEnv: true, reject: false, input: '', detached: true });
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group('SIGKILL');
+  }, EXAMPLE_TIMEOUT_MS);
+  if (stop) {
+    const first = () => group('SIGTERM');
+    child.stdout!.once('data', first);
+    child.stderr!.once('data', first);
   }
-}
-
-/** A server: wait for its first line of output (the URL), then stop it as Ctrl-C would. */
-async function runServer(line: string): Promise<{ exitCode: number; stderr: string }> {
-  const child = execa('sh', ['-c', `exec ${line}`], { cwd: work, env: exampleEnv(), reject: false, timeout: 60_000 });
-  await new Promise<void>((resolve) => {
-    child.stdout!.on('data', () => resolve());
-    child.stderr!.on('data', () => resolve());
-    void child.finally(() => resolve());
-  });
-  child.kill('SIGTERM');
   const res = await child;
-  return { exitCode: res.exitCode ?? -1, stderr: String(res.stderr) };
+  clearTimeout(timer);
+  const stderr = String(res.stderr);
+  return timedOut ? { exitCode: -1, stderr: `timed out after ${EXAMPLE_TIMEOUT_MS / 1000} s\n${stderr}` } : { exitCode: res.exitCode ?? -1, stderr };
 }
 
-const exampleEnv = (base: Record<string, string> = home.env) => ({ CMS_HUB: 'demo', ...base, HOME: home.dir, PATH: `${shimDir}:${process.env.PATH}` });
-
-async function runExample(line: string, base?: Record<string, string>): Promise<{ exitCode: number; stderr: string }> {
-  const res = await execa('sh', ['-c', line], {
-    cwd: work,
-    env: exampleEnv(base),
-    reject: false,
-    timeout: 60_000,
-    input: '',
-  });
-  return { exitCode: res.exitCode ?? -1, stderr: String(res.stderr) };
-}
+const runExample = (line: string, home: Home) => runShell(line, home);
+/** A server: its first output is its URL; then stop it as Ctrl-C would, and it exits 0. */
+const runServer = (line: string, home: Home) => runShell(`exec ${line}`, home, true);
