@@ -21,8 +21,8 @@ export default defineCommand<Opts>({
   examples: [
     'cms api GET /hubs',
     'cms api POST /hubs -f name=demo -f label="Demo hub"',
-    'cms api PATCH /content-items/<id> -F version=3 -f label="New label"',
-    'cms api GET /hubs/<hub>/content-repositories --paginate --query "[].name"',
+    'cms api PATCH /hubs/5f1a2b3c4d5e6f7a8b9c0d1e -f label="New label"',
+    'cms api GET /hubs/5f1a2b3c4d5e6f7a8b9c0d1e/content-repositories --paginate --query "[].name"',
     'cms api POST /hubs --input hub.json',
   ],
   args: [

@@ -35,9 +35,9 @@ const EXPECTED: Record<string, { code: number; why: string }> = {
 };
 
 /** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */
-const SERVERS = /^cms sandbox (serve|console)\b|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
+const SERVERS = /^(npx )?cms sandbox serve\b|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
 /** Examples that replace the sandbox's data, or create a hub or repository the demo has: each runs in a fresh home of its own. */
-const ISOLATED = /^cms (demo|sandbox reset|hub create|repo create)\b/;
+const ISOLATED = /^cms (demo|sandbox reset|hub create|repo create|api POST \/hubs)\b/;
 
 // Placeholders of the docs -> what they stand for. Ids depend on the noun (and the flag before them).
 const PLACEHOLDER_24 = '5f1a2b3c4d5e6f7a8b9c0d1e';
@@ -66,12 +66,13 @@ export function docExamples(file: string, text: string): Example[] {
   return out.filter((e) => !isSynopsis(e.line));
 }
 
-const isSynopsis = (line: string) => /<[a-z-]+>|\[-|\s\|\s|\.\.\./i.test(line) && !/^cms api /.test(line);
+const isSynopsis = (line: string) => /<[a-z-]+>|\[-|\s\|\s|\.\.\./i.test(line);
 
 function allExamples(): Example[] {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'manifest.json'), 'utf8')) as { commands: { path: string[] }[]; groups: { path: string[] }[] };
   const verbs = new Set([...manifest.commands, ...manifest.groups].map((c) => `cms ${c.path.join(' ')}`));
-  const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'commands.md').map((f) => join(ROOT, 'docs', f))];
+  // commands.md is generated from the manifest's examples; migrating.md's commands run in order on the dc-cli fixture in dc-cli-layout.test.ts.
+  const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'commands.md' && f !== 'migrating.md').map((f) => join(ROOT, 'docs', f))];
   const fromDocs = docs.flatMap((f) => docExamples(f.slice(ROOT.length + 1), readFileSync(f, 'utf8')));
   return [...fromDocs.filter((e) => !(e.inline && isBareVerb(e.line, verbs))), ...manifestExamples()];
 }
@@ -105,16 +106,23 @@ interface Home {
 function shellEnv(dir: string, dataFrom?: string): Home {
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
-  if (dataFrom) for (const d of ['data', 'config']) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
+  if (dataFrom) {
+    for (const d of ['data', 'config']) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
+    cpSync(join(template.dir, 'export'), work, { recursive: true });
+    cpSync(DC_CLI_FIXTURE, join(work, 'dc-export'), { recursive: true });
+    mkdirSync(join(dir, '.amplience', 'imports'), { recursive: true });
+  }
   writeFixtures(work);
   const env: Record<string, string | undefined> = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', CMS_HUB: 'demo', HOME: dir, PATH: `${shimDir}:${process.env.PATH}` };
   for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CI', 'CMS_FORCE_TTY']) env[k] = undefined;
   return { dir, work, env };
 }
 
-/** A copy of the prepared demo: a chain of examples changes its own copy, never another chain's. */
-function copyHome(): Home {
-  const h = shellEnv(mkdtempSync(join(tmpdir(), 'cms-docs-')), template.dir);
+const DC_CLI_FIXTURE = join(ROOT, 'test', 'fixtures', 'dc-cli');
+
+/** A copy of the prepared demo (or of a stage of it): each example changes its own copy, never another's. */
+function copyHome(from = template.dir): Home {
+  const h = shellEnv(mkdtempSync(join(tmpdir(), 'cms-docs-')), from);
   homes.push(h);
   return h;
 }
@@ -142,9 +150,13 @@ function schemaDoc(id: string, title: string, validation = 'object'): string {
   });
 }
 
+/** Fixture files made from the setup's resources (item versions, ids). */
+const fixtureFiles: Record<string, string> = {};
+
 /** Files the examples read, in the working directory they run in. */
 function writeFixtures(dir: string): void {
   const files: Record<string, string> = {
+    ...fixtureFiles,
     'banner.json': schemaDoc('https://schema.example.com/banner.json', 'Banner'),
     'promo.json': schemaDoc('https://schema.example.com/promo.json', 'Promo'),
     'slot.json': schemaDoc('https://schema.example.com/slot.json', 'Slot'),
@@ -190,7 +202,15 @@ afterAll(async () => {
   for (const h of homes) rmSync(h.dir, { recursive: true, force: true });
 });
 
+/** Copies of the template at a stage of the setup, for examples that create what a later stage made. */
+const stages: Record<string, string> = {};
+function saveStage(name: string): void {
+  stages[name] = join(template.dir, 'stages', name);
+  for (const d of ['data', 'config']) cpSync(join(template.dir, d), join(stages[name]!, d), { recursive: true });
+}
+
 async function setupResources(): Promise<void> {
+  saveStage('demo');
   const id = async (args: string[]) => ((await cmsJson(args)) as { id: string }).id;
   const fx = join(template.dir, 'work');
   const repos = await cmsJson<{ id: string; name: string }[]>(['repo', 'list']);
@@ -206,21 +226,35 @@ async function setupResources(): Promise<void> {
     slot: (await cmsJson<{ id: string }[]>(['slot', 'list', '--repo', 'slots']))[0]!.id,
   });
   for (const name of ['archive', 'old-content', 'slots-repo']) await cms(['repo', 'create', '--name', name, '--label', name]);
+  await cms(['type', 'assign', ARTICLE, '--repo', 'archive']);
   await cms(['hub', 'create', '--name', 'old-demo', '--label', 'Old demo']);
-  // The client (user) the share and access examples name.
-  await cms(['sandbox', 'client', 'create', '--id', 'ci-bot', '--secret', 's3cret', '--permission', 'all', '--acl', 'hub:demo:READ']);
+  // The clients (users) the share, access and login examples name.
+  await cms(['sandbox', 'client', 'create', '--id', 'ci-bot', '--secret', 's3cret', '--permission', 'all', '--acl', 'hub:demo:READ,EDIT,SHARE', '--acl', `repo:${ids.content}:READ,EDIT_CONTENT`]);
+  await cms(['sandbox', 'client', 'create', '--id', 'my-id', '--secret', 'sandbox-secret', '--permission', 'all', '--acl', 'hub:demo:READ']);
+  ids.schema = await id(['schema', 'create', '--file', join(fx, 'banner.json')]);
+  saveStage('schema');
   // The named resources the examples use: a Banner type, an event with editions, snapshots, jobs, ...
-  ids.schema = await id(['schema', 'create', '--file', join(fx, 'banner.json'), '--register', '--label', 'Banner', '--repo', 'content']);
-  ids.event = await id(['event', 'create', '--name', 'Black Friday', '--start', '+1d', '--end', '+20d']);
+  ids.type = ((await cmsJson(['type', 'register', 'https://schema.example.com/banner.json', '--label', 'Banner'])) as { id: string }).id;
+  await cms(['type', 'assign', 'Banner', '--repo', 'content']);
+  ids.emptyFolder = await id(['folder', 'create', 'Winter', '--repo', 'content']);
+  // Slots of their own for the editions, so scheduling meets no other edition's slot.
+  const slot = async (label: string) => id(['slot', 'create', '--repo', 'slots', '--schema', HERO_SLOT, '--label', label]);
+  ids.slotA = await slot('Side banner');
+  ids.slotB = await slot('Footer banner');
+  ids.event = await id(['event', 'create', '--name', 'Black Friday', '--start', '+1m', '--end', '+20d']);
   ids.edition = await id(['edition', 'create', '--event', ids.event!, '--name', 'Doors open', '--start', '+2d', '--end', '+3d']);
   ids.edition2 = await id(['edition', 'create', '--event', ids.event!, '--name', 'Early birds', '--start', '+4d', '--end', '+5d']);
-  const slots = await cmsJson<any>(['edition', 'slots', ids.edition!, '--add', ids.slot!]);
+  const slots = await cmsJson<any>(['edition', 'slots', ids.edition!, '--add', ids.slotA!]);
   ids.editionSlot = (Array.isArray(slots) ? slots[0] : slots).id;
+  await cms(['edition', 'slots', ids.edition2!, '--add', ids.slotB!]);
+  await cms(['edition', 'preview', ids.edition!, '--create']);
   ids.snapshot = await id(['snapshot', 'create', '--root', ids.launch!, '--comment', 'one']);
   ids.snapshot2 = await id(['snapshot', 'create', '--root', ids.background!, '--comment', 'two']);
-  // Due in seconds, so `cms job wait` returns.
+  // Due in seconds, so `cms job wait` returns; and one far ahead to cancel.
   ids.job = await id(['job', 'create', '--snapshot', ids.snapshot!, '--at', '+5s']);
-  ids.bulkJob = await id(['job', 'bulk', 'publish', '--item', ids.roundup!, '--wait']);
+  ids.laterJob = await id(['job', 'create', '--snapshot', ids.snapshot2!, '--at', '+30d']);
+  const bulk = await cmsJson<any>(['job', 'bulk', 'publish', '--item', ids.roundup!]);
+  ids.bulkJob = bulk.id ?? bulk.jobId ?? bulk.job?.id;
   ids.webhook = await id(['webhook', 'create', '--label', 'Example hook', '--event', 'content-item.published', '--handler', 'https://example.com/hook', '--secret', 's3cret']);
   ids.index = await id(['index', 'create', '--suffix', 'products', '--label', 'Products', '--type', 'PRODUCTION', '--content-type', ARTICLE]);
   ids.indexWebhook = (await cmsJson<{ id: string }[]>(['index', 'types', 'list', 'products']))[0]?.id ?? '';
@@ -228,10 +262,37 @@ async function setupResources(): Promise<void> {
   ids.extension = await id(['extension', 'create', '--name', 'rich-text', '--label', 'Rich text', '--url', 'https://ext.example.com/rte/', '--category', 'CONTENT_FIELD']);
   ids.commerce = await id(['integration', 'commerce', 'create', '--body-file', join(fx, 'commerce.json'), '--label', 'EU site']);
   ids.marketing = await id(['integration', 'marketing', 'create', '--body-file', join(fx, 'marketing.json'), '--label', 'EU site', '--active']);
-  await cms(['item', 'export', 'content']).catch(() => '');
-  ids.run = (await cmsJson<{ id: string }[]>(['runs']))[0]?.id ?? '';
+  // Directories the import examples read: an export of the content repository.
+  await cms(['item', 'export', join(template.dir, 'export', 'content'), '--repo', 'content']);
+  await cms(['item', 'export', join(template.dir, 'export', 'pages'), '--repo', 'content', '--folder', ids.folder!]);
+  const launch = await cmsJson<any>(['item', 'get', ids.launch!]);
+  fixtureFiles['home.json'] = JSON.stringify({ label: 'Home', body: { ...launch.body, _meta: { schema: ARTICLE, name: 'home' } } });
+  fixtureFiles['changes.json'] = JSON.stringify({ label: 'Launch (edited)' });
+  fixtureFiles['updates.json'] = JSON.stringify([{ id: ids.launch, version: launch.version, label: 'Launch (bulk)' }]);
+  fixtureFiles['selection.json'] = JSON.stringify([{ id: ids.roundup, version: (await cmsJson<any>(['item', 'get', ids.roundup!])).version }]);
+  fixtureFiles['snapshots.json'] = JSON.stringify([{ contentRoot: ids.launch, comment: 'from a file', createdFrom: 'content-item', type: 'generated' }]);
   for (const p of ['prod', 'staging', 'sandbox', 'old-staging']) await cms(['login', '--profile', p, '--sandbox', '--hub', 'demo']);
+  // Runs to resume and undo: an import and a clone.
+  const runs = async () => (await cmsJson<{ id: string }[]>(['runs'])).map((r) => r.id);
+  const before = await runs();
+  await cms(['item', 'import', join(template.dir, 'export', 'content'), '--repo', 'archive']);
+  ids.importRun = (await runs()).find((r) => !before.includes(r))!;
+  await cms(['hub', 'clone', '--from', 'prod:demo', '--to', 'sandbox:demo-clone', '--step', 'schemas']);
+  ids.cloneRun = (await runs()).find((r) => r !== ids.importRun && !before.includes(r))!;
 }
+
+/** Examples that create what a stage of the setup made: they run on a copy taken before it. */
+const STAGE_OF: [RegExp, string][] = [
+  [/^cms schema create\b/, 'demo'],
+  [/^cms (type register|index create|extension create)\b/, 'schema'],
+];
+
+/** State an example is about (undoing a change): made on its copy first. */
+const PRELUDES: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^cms (type|schema|index|item) unarchive (\S+)/, (m) => `cms ${m[1]} archive ${m[2]}${m[1] === 'index' ? ' --yes' : ''}`],
+  [/^cms edition unschedule (\S+)/, (m) => `cms edition schedule ${m[1]} --ignore-warnings --yes`],
+  [/^cms login --profile editor\b/, () => 'cms sandbox client create --id editor --secret s3cret --permission all --acl hub:demo:READ'],
+];
 
 const UUID_ITEMS: Record<string, string> = {
   '0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c': 'launch',
@@ -245,13 +306,13 @@ const OTHER_IDS: Record<string, string> = {
   '7e8f9a0b1c2d3e4f5a6b7c8d': 'snapshot',
   '8f9a0b1c2d3e4f5a6b7c8d9e': 'snapshot2',
   '5f1a2b3c4d5e6f7a8b9c0d2f': 'edition2',
-  '20250101-120000-a1b2c3': 'run',
 };
+const RUN_ID = '20250101-120000-a1b2c3';
 /** What a 24-hex placeholder stands for after a flag, or else in a noun's examples. */
 const BY_FLAG: Record<string, string> = { '--folder': 'folder', '--to-folder': 'folder', '--parent': 'folder', '--event': 'event', '--snapshot': 'snapshot', '--add-snapshot': 'snapshot', '--copy-from': 'edition2' };
 const BY_NOUN: Record<string, string> = {
-  hub: 'hub', repo: 'content', schema: 'schema', type: 'schema', folder: 'folder', workflow: 'workflow', event: 'event', edition: 'edition', snapshot: 'snapshot',
-  'job bulk-status': 'bulkJob', job: 'job', webhook: 'webhook', 'index types': 'indexWebhook', index: 'index', 'integration commerce': 'commerce', 'integration marketing': 'marketing', extension: 'extension',
+  api: 'hub', hub: 'hub', repo: 'content', schema: 'schema', type: 'type', 'folder delete': 'emptyFolder', folder: 'folder', workflow: 'workflow', event: 'event', edition: 'edition', snapshot: 'snapshot',
+  'job bulk-status': 'bulkJob', 'job cancel': 'laterJob', job: 'job', webhook: 'webhook', 'index types': 'indexWebhook', index: 'index', 'integration commerce': 'commerce', 'integration marketing': 'marketing', extension: 'extension',
 };
 const SLOT_CONTEXT = /^cms (slot|edition slots|integration commerce live)\b/;
 
@@ -262,17 +323,23 @@ export function substitute(line: string, url: string): string {
   const noun = Object.keys(BY_NOUN).find((n) => words.slice(at + 1, at + 1 + n.split(' ').length).join(' ') === n);
   return words
     .map((w, i) => {
-      if (w === PLACEHOLDER_24) {
+      if (w === PLACEHOLDER_24 || (OTHER_IDS[w] && BY_FLAG[words[i - 1] ?? ''])) {
         const kind = BY_FLAG[words[i - 1] ?? ''] ?? (noun ? BY_NOUN[noun] : undefined);
         if (!kind || !ids[kind]) throw new Error(`no id for ${w} in: ${line}`);
         return ids[kind]!;
       }
-      if (UUID_ITEMS[w]) return ids[SLOT_CONTEXT.test(line) || words[i - 1] === '--slot' ? 'slot' : UUID_ITEMS[w]]!;
+      if (UUID_ITEMS[w]) return ids[SLOT_CONTEXT.test(line) || words[i - 1] === '--slot' ? (UUID_ITEMS[w] === 'launch' ? 'slot' : 'slotB') : UUID_ITEMS[w]]!;
       if (OTHER_IDS[w]) return ids[OTHER_IDS[w]] ?? w;
+      if (w === RUN_ID) return ids[/^cms hub clone\b/.test(line) ? 'cloneRun' : 'importRun']!;
       return w;
     })
     .join(' ')
-    .replace(/--hub (site|prod|dev|staging)\b/g, '--hub demo')
+    .replace(/--(to-)?hub (site|prod|dev|staging)\b/g, '--$1hub demo')
+    .replace(/--repo site\b/g, '--repo content')
+    // Every profile here is the one sandbox: a clone goes to a new hub of it.
+    .replace(/--to sandbox(?= |$)/, '--to sandbox:demo-copy')
+    // The console is on the served sandbox's port.
+    .replace(/^cms sandbox console\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
     .replace(/\b(prod|staging):site\b/g, '$1:demo')
     .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
     .replace(/--port (8787|9000)/g, '--port 0')
@@ -293,7 +360,7 @@ describe('docs examples', () => {
     const failures: string[] = [];
     let ran = 0;
     let skipped = 0;
-    const check = async (ex: Example, home: Home) => {
+    const check = async (ex: Example) => {
       if (SKIPPED[ex.line]) return void skipped++;
       ran++;
       let line: string;
@@ -303,24 +370,14 @@ describe('docs examples', () => {
         failures.push(`${ex.source}: ${ex.line}\n  ${(err as Error).message}`);
         return;
       }
-      const res = ISOLATED.test(ex.line) ? await runIsolated(line) : SERVERS.test(line) ? await runServer(line, home) : await runExample(line, home);
+      const res = ISOLATED.test(ex.line) ? await runIsolated(line) : await runOnCopy(line);
       const want = EXPECTED[ex.line]?.code ?? 0;
       if (process.env.DOCS_EXAMPLES_LOG) appendFileSync(process.env.DOCS_EXAMPLES_LOG, `${res.exitCode} ${line}\n${res.exitCode !== want ? res.stderr : ''}`);
       if (res.exitCode !== want) failures.push(`${ex.source}: ${ex.line}\n  ran: ${line}\n  exit ${res.exitCode} (want ${want}): ${res.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
     };
-    // One chain per noun, in order (creates first, destructive verbs last), each on its own copy of the demo.
-    const chains = new Map<string, Example[]>();
-    for (const ex of examples) {
-      const key = ex.line.replace(/^.*?\bcms /, '').split(' ')[0]!;
-      chains.set(key, [...(chains.get(key) ?? []), ex]);
-    }
-    // Longest first, so the last chain to start is a short one.
-    const queue = [...chains.values()].map((c) => c.sort((a, b) => rank(a.line) - rank(b.line))).sort((a, b) => b.length - a.length);
+    const queue = [...examples];
     await Promise.all(Array.from({ length: PARALLEL }, async () => {
-      for (let chain = queue.shift(); chain; chain = queue.shift()) {
-        const home = copyHome();
-        for (const ex of chain) await check(ex, home);
-      }
+      for (let ex = queue.shift(); ex; ex = queue.shift()) await check(ex);
     }));
     console.log(`docs examples: ${ran} run, ${skipped} skipped, ${failures.length} failed`);
     expect(failures.join('\n')).toBe('');
@@ -332,7 +389,20 @@ const PARALLEL = 4;
 /** No example may take longer (a wait that never ends fails its example, not the suite). */
 const EXAMPLE_TIMEOUT_MS = 30_000;
 
-const rank = (line: string) => (/ (create|register)\b/.test(line) ? 0 : / (delete|archive|remove|clear|revoke|unassign|cancel|reset)\b|--delete|--remove/.test(line) ? 2 : / (unarchive|restore)\b/.test(line) ? 3 : 1);
+/** On a copy of the demo (of the stage the example needs), after its prelude. */
+async function runOnCopy(line: string): Promise<{ exitCode: number; stderr: string }> {
+  const stage = STAGE_OF.find(([re]) => re.test(line))?.[1];
+  const home = copyHome(stage ? stages[stage] : template.dir);
+  for (const [re, make] of PRELUDES) {
+    const m = line.match(re);
+    if (!m) continue;
+    const pre = await runShell(make(m), home);
+    if (pre.exitCode !== 0) return { exitCode: pre.exitCode, stderr: `prelude ${make(m)}: ${pre.stderr}` };
+  }
+  const res = SERVERS.test(line) ? await runServer(line, home) : await runExample(line, home);
+  rmSync(home.dir, { recursive: true, force: true });
+  return res;
+}
 
 /** In a fresh, empty home of its own: the example replaces the sandbox's data, or creates what the demo has. */
 async function runIsolated(line: string): Promise<{ exitCode: number; stderr: string }> {
@@ -362,7 +432,11 @@ async function runShell(line: string, home: Home, stop = false): Promise<{ exitC
     group('SIGKILL');
   }, EXAMPLE_TIMEOUT_MS);
   if (stop) {
-    const first = () => group('SIGTERM');
+    let stopped = false;
+    const first = () => {
+      if (!stopped) group('SIGTERM');
+      stopped = true;
+    };
     child.stdout!.once('data', first);
     child.stderr!.once('data', first);
   }
@@ -374,4 +448,4 @@ async function runShell(line: string, home: Home, stop = false): Promise<{ exitC
 
 const runExample = (line: string, home: Home) => runShell(line, home);
 /** A server: its first output is its URL; then stop it as Ctrl-C would, and it exits 0. */
-const runServer = (line: string, home: Home) => runShell(`exec ${line}`, home, true);
+const runServer = (line: string, home: Home) => runShell(line, home, true);
