@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -107,7 +107,7 @@ function shellEnv(dir: string, dataFrom?: string): Home {
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
   if (dataFrom) {
-    for (const d of ['data', 'config']) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
+    for (const d of ['data', 'config']) if (existsSync(join(dataFrom, d))) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
     cpSync(join(template.dir, 'export'), work, { recursive: true });
     cpSync(DC_CLI_FIXTURE, join(work, 'dc-export'), { recursive: true });
     mkdirSync(join(dir, '.amplience', 'imports'), { recursive: true });
@@ -206,7 +206,7 @@ afterAll(async () => {
 const stages: Record<string, string> = {};
 function saveStage(name: string): void {
   stages[name] = join(template.dir, 'stages', name);
-  for (const d of ['data', 'config']) cpSync(join(template.dir, d), join(stages[name]!, d), { recursive: true });
+  for (const d of ['data', 'config']) if (existsSync(join(template.dir, d))) cpSync(join(template.dir, d), join(stages[name]!, d), { recursive: true });
 }
 
 async function setupResources(): Promise<void> {
@@ -238,7 +238,7 @@ async function setupResources(): Promise<void> {
   await cms(['type', 'assign', 'Banner', '--repo', 'content']);
   ids.emptyFolder = await id(['folder', 'create', 'Winter', '--repo', 'content']);
   // Slots of their own for the editions, so scheduling meets no other edition's slot.
-  const slot = async (label: string) => id(['slot', 'create', '--repo', 'slots', '--schema', HERO_SLOT, '--label', label]);
+  const slot = async (label: string) => id(['slot', 'create', '--repo', 'slots', '--schema', HERO_SLOT, '--label', label, '--set', `body.title=${label}`]);
   ids.slotA = await slot('Side banner');
   ids.slotB = await slot('Footer banner');
   ids.event = await id(['event', 'create', '--name', 'Black Friday', '--start', '+1m', '--end', '+20d']);
@@ -275,10 +275,12 @@ async function setupResources(): Promise<void> {
   // Runs to resume and undo: an import and a clone.
   const runs = async () => (await cmsJson<{ id: string }[]>(['runs'])).map((r) => r.id);
   const before = await runs();
-  await cms(['item', 'import', join(template.dir, 'export', 'content'), '--repo', 'archive']);
-  ids.importRun = (await runs()).find((r) => !before.includes(r))!;
-  await cms(['hub', 'clone', '--from', 'prod:demo', '--to', 'sandbox:demo-clone', '--step', 'schemas']);
-  ids.cloneRun = (await runs()).find((r) => r !== ids.importRun && !before.includes(r))!;
+  // 'staging' of the examples: a clone of the demo without its content, with delivery keys on.
+  await cms(['hub', 'clone', '--from', 'prod:demo', '--to', 'sandbox:staging-site', '--step', 'settings,extensions,schemas,types,repositories']);
+  ids.cloneRun = (await runs()).find((r) => !before.includes(r))!;
+  await cms(['api', 'POST', `/admin/hubs/${await id(['hub', 'get', 'staging-site'])}/modules/content-delivery-2`]);
+  await cms(['item', 'import', join(template.dir, 'export', 'content'), '--hub', 'staging-site']);
+  ids.importRun = (await runs()).find((r) => r !== ids.cloneRun && !before.includes(r))!;
 }
 
 /** Examples that create what a stage of the setup made: they run on a copy taken before it. */
@@ -334,7 +336,8 @@ export function substitute(line: string, url: string): string {
       return w;
     })
     .join(' ')
-    .replace(/--(to-)?hub (site|prod|dev|staging)\b/g, '--$1hub demo')
+    .replace(/--hub staging\b/g, '--hub staging-site')
+    .replace(/--(to-)?hub (site|prod|dev)\b/g, '--$1hub demo')
     .replace(/--repo site\b/g, '--repo content')
     // Every profile here is the one sandbox: a clone goes to a new hub of it.
     .replace(/--to sandbox(?= |$)/, '--to sandbox:demo-copy')
