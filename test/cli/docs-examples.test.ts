@@ -465,4 +465,5 @@ async function runShell(line: string, home: Home, stop = false): Promise<{ exitC
 const runExample = (line: string, home: Home) => runShell(line, home);
 /** A server: its first output is its URL; then stop it as Ctrl-C would, and it exits 0. */
 // Port 0 where the example takes the default: 8787 may be in use on a shared machine.
-const runServer = (line: string, home: Home) => runShell(`${line.replace(/^((?:[A-Z_]+=\S+ )*)/, '$1exec ')}${/--port /.test(line) ? '' : ' --port 0'}`, home, true);
+// (`&` dropped: the test stops the server itself.)
+const runServer = (line: string, home: Home) => runShell(`${line.replace(/\s*&$/, '').replace(/^((?:[A-Z_]+=\S+ )*)/, '$1exec ')}${/--port /.test(line) ? '' : ' --port 0'}`, home, true);
