@@ -1,5 +1,6 @@
 # bash completion for cms. Generated from the command tree: do not edit.
-# Install: cms completion bash > ~/.local/share/bash-completion/completions/cms
+# Install (from any shell): mkdir -p ~/.local/share/bash-completion/completions &&
+#   cms completion bash > ~/.local/share/bash-completion/completions/cms
 declare -A _cms_subs=(
   ['cms']='hub repo schema type folder item workflow event edition slot snapshot job webhook index integration admin extension auth profile sandbox api completion demo login runs undo version'
   ['cms repo']='features create delete find-by-feature get list locales localization-group share update'

@@ -1,6 +1,7 @@
 #compdef cms
 # zsh completion for cms. Generated from the command tree: do not edit.
-# Install: cms completion zsh > "${fpath[1]}/_cms"
+# Install (from any shell): mkdir -p ~/.zsh/completions && cms completion zsh > ~/.zsh/completions/_cms
+# then in ~/.zshrc, before compinit: fpath=(~/.zsh/completions $fpath)
 typeset -gA _cms_subs _cms_opts _cms_vals _cms_args _cms_valopts
 _cms_subs=(
   'cms' 'hub:Hubs\: the root of every other resource

@@ -101,7 +101,8 @@ function tables(tree: Tree, pair: (k: string, v: string) => string) {
 function bash(tree: Tree): string {
   const t = tables(tree, (k, v) => `  [${q(k)}]=${q(v)}`);
   return `# bash completion for cms. Generated from the command tree: do not edit.
-# Install: cms completion bash > ~/.local/share/bash-completion/completions/cms
+# Install (from any shell): mkdir -p ~/.local/share/bash-completion/completions &&
+#   cms completion bash > ~/.local/share/bash-completion/completions/cms
 declare -A _cms_subs=(
 ${t.subs.join('\n')}
 )
@@ -194,7 +195,8 @@ function zsh(tree: Tree): string {
   const t = tables(tree, (k, v) => `  ${q(k)} ${q(v)}`);
   return `#compdef cms
 # zsh completion for cms. Generated from the command tree: do not edit.
-# Install: cms completion zsh > "\${fpath[1]}/_cms"
+# Install (from any shell): mkdir -p ~/.zsh/completions && cms completion zsh > ~/.zsh/completions/_cms
+# then in ~/.zshrc, before compinit: fpath=(~/.zsh/completions $fpath)
 typeset -gA _cms_subs _cms_opts _cms_vals _cms_args _cms_valopts
 _cms_subs=(
 ${subs.join('\n')}
@@ -287,7 +289,8 @@ function fish(tree: Tree): string {
   }
   for (const [p, v] of tree.args) lines.push(`complete -c cms -n ${q(`__cms_at ${p}`)} -xa ${q(v.startsWith('@') ? dynamic(v.slice(1)) : v)}`);
   return `# fish completion for cms. Generated from the command tree: do not edit.
-# Install: cms completion fish > ~/.config/fish/completions/cms.fish
+# Install (from any shell): mkdir -p ~/.config/fish/completions &&
+#   cms completion fish > ~/.config/fish/completions/cms.fish
 set -g __cms_paths ${paths.filter(Boolean).map(q).join(' ')}
 
 # True when the words typed so far (options left out) name exactly this command path.

@@ -27,7 +27,7 @@ export default defineCommand<Opts>({
     'cms api GET /hubs',
     'cms api GET /hubs --query "_embedded.hubs[].name"',
     'cms api POST /hubs -f name=demo -f label="Demo hub"',
-    'cms api PATCH /content-items/<id> -F version=3 -f label="New label"',
+    'cms api PATCH /hubs/5f1a2b3c4d5e6f7a8b9c0d1e -f label="New label"',
     'cms api GET /hubs/{hub}/content-repositories --hub demo --paginate --query "[].name"',
     'cms api GET /content-repositories/{repo}/content-items --hub demo --repo content',
     'cms api POST /hubs --input hub.json',

@@ -6,11 +6,17 @@ import { text } from '../output/result.js';
 
 export default defineCommand({
   summary: 'Print the shell completion script for bash, zsh or fish',
-  description: 'Completes commands, options and their values; hubs, repositories, events and editions are completed from the current profile.',
+  description: [
+    'Completes commands, options and their values; hubs, repositories, events and editions are completed from the current profile.',
+    'Install (each line works from any shell; start a new shell afterwards):',
+    '  bash: mkdir -p ~/.local/share/bash-completion/completions && cms completion bash > ~/.local/share/bash-completion/completions/cms',
+    '  zsh:  mkdir -p ~/.zsh/completions && cms completion zsh > ~/.zsh/completions/_cms, then in ~/.zshrc before compinit: fpath=(~/.zsh/completions $fpath)',
+    '  fish: mkdir -p ~/.config/fish/completions && cms completion fish > ~/.config/fish/completions/cms.fish',
+  ].join('\n'),
   examples: [
-    'cms completion bash > ~/.local/share/bash-completion/completions/cms',
-    'cms completion zsh > "${fpath[1]}/_cms"',
-    'cms completion fish > ~/.config/fish/completions/cms.fish',
+    'mkdir -p ~/.local/share/bash-completion/completions && cms completion bash > ~/.local/share/bash-completion/completions/cms',
+    'mkdir -p ~/.zsh/completions && cms completion zsh > ~/.zsh/completions/_cms',
+    'mkdir -p ~/.config/fish/completions && cms completion fish > ~/.config/fish/completions/cms.fish',
   ],
   args: [{ name: 'shell', description: SHELLS.join(', '), required: true, choices: SHELLS }],
   async run(_ctx, args) {

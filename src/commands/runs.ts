@@ -1,7 +1,22 @@
 import { defineCommand } from '../cli/define.js';
 import { limitOf, limitOption, allOption } from '../cli/options.js';
 import { col, item, list } from '../output/result.js';
-import { Journal, listRuns, type RunMeta } from '../ops/journal.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Journal, listRuns, runsDir, type RunMeta } from '../ops/journal.js';
+
+/** How many steps a run journaled: 0 when its journal is empty (one stat, no read), else the count. */
+function stepsOf(dataDir: string, run: RunMeta): number {
+  try {
+    if (statSync(join(runsDir(dataDir), run.id, 'journal.ndjson')).size === 0) return 0;
+  } catch {
+    return 0;
+  }
+  return Journal.open(dataDir, run.id).steps().length;
+}
+
+/** A run that stopped (interrupted, failed) before its first step says so: there is nothing to undo or resume past. */
+const statusOf = (r: RunMeta & { steps: number }) => (r.steps === 0 && (r.status === 'interrupted' || r.status === 'failed') ? `${r.status} before any change` : r.status);
 
 const counts = (r: RunMeta) =>
   Object.entries(r.counts ?? {})
@@ -22,7 +37,7 @@ export default defineCommand<{ limit: number }>({
       const journal = Journal.open(dataDir, String(args.run));
       return item({ ...journal.meta, status: journal.status, steps: journal.steps().length });
     }
-    const columns = [col('id'), col('command'), col('status'), col('started', 'startedAt'), col('counts', counts), col('undo of', 'undoOf')];
-    return list(listRuns(dataDir), columns, limitOf(opts));
+    const columns = [col('id'), col('command'), col('status', statusOf), col('started', 'startedAt'), col('counts', counts), col('undo of', 'undoOf')];
+    return list(listRuns(dataDir).map((r) => ({ ...r, steps: stepsOf(dataDir, r) })), columns, limitOf(opts));
   },
 });

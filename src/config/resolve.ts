@@ -20,7 +20,11 @@ export interface Connection {
   hub?: string;
   /** Data directory of the embedded sandbox. */
   dataDir: string;
+  /** Where each value came from, for `cms profile show`. */
+  sources?: Record<'profile' | 'apiUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'hub', ValueSource>;
 }
+
+export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
 
 export const EMBEDDED_ORIGIN = 'http://sandbox.localhost';
 
@@ -55,6 +59,7 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
   }
   const useEnv = source !== 'flag';
   const pick = (envName: string, value: string | undefined) => (useEnv && env[envName] ? env[envName] : value);
+  const from = (envName: string, value: string | undefined): ValueSource => (useEnv && env[envName] ? 'env' : value ? 'profile' : 'default');
   if (useEnv && source === 'sandbox default' && (env.CMS_API_URL || env.CMS_CLIENT_ID)) source = 'environment';
 
   const apiUrl = pick('CMS_API_URL', profile.apiUrl);
@@ -70,7 +75,15 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
   }
   const authUrl = (pick('CMS_AUTH_URL', profile.authUrl) || (embedded ? EMBEDDED_ORIGIN : originOf(base))).replace(/\/+$/, '');
   const hub = flags.hub || (useEnv ? env.CMS_HUB : undefined) || profile.hub || undefined;
-  return { profile: name, source, embedded, apiUrl: base, authUrl, clientId, clientSecret, hub, dataDir: dataDir(env) };
+  const sources: Connection['sources'] = {
+    profile: flags.profile ? 'flag' : env.CMS_PROFILE ? 'env' : name ? 'profile' : 'default',
+    apiUrl: from('CMS_API_URL', profile.apiUrl),
+    authUrl: from('CMS_AUTH_URL', profile.authUrl),
+    clientId: from('CMS_CLIENT_ID', profile.clientId),
+    clientSecret: from('CMS_CLIENT_SECRET', profile.clientSecret),
+    hub: flags.hub ? 'flag' : useEnv && env.CMS_HUB ? 'env' : profile.hub ? 'profile' : 'default',
+  };
+  return { profile: name, source, embedded, apiUrl: base, authUrl, clientId, clientSecret, hub, dataDir: dataDir(env), sources };
 }
 
 function originOf(url: string): string {

@@ -141,7 +141,16 @@ export async function runDemo(ctx: Context, hubName: string): Promise<void> {
 
   await planAnEdition(ctx, client, say, step, { hubId: hub.id, slotsRepo: slots.id, slotUri, articleUri, core, heroId: launch.id });
 
-  ctx.io.out(`\nTry next:\n  cms item list --repo content --hub ${hubName}\n  cms item find "launch" --hub ${hubName}\n  cms index query demo.articles "launch" --hub ${hubName}\n  cms edition list --hub ${hubName}\n  cms item export ./demo-export --hub ${hubName}\n  cms sandbox serve   (the same data over HTTP)\n`);
+  // `npx cms` works right after `npm install` in the clone; plain `cms` needs the package on PATH.
+  const next = [
+    `item list --repo content --hub ${hubName}`,
+    `item find "launch" --hub ${hubName}`,
+    `index query ${hubName}.articles "launch" --hub ${hubName}`,
+    `edition list --event "Launch week" --hub ${hubName}`,
+    `item export ./demo-export --hub ${hubName}`,
+    'sandbox serve   (the same data over HTTP)',
+  ];
+  ctx.io.out(`\nTry next:\n${next.map((l) => `  npx cms ${l}\n`).join('')}(or put cms on your PATH with \`npm link\`, then drop the npx)\n`);
 }
 
 /** The scheduling story: an edition with a slot, scheduled for tomorrow, published when the sandbox clock gets there. */
@@ -154,8 +163,9 @@ async function planAnEdition(
 ): Promise<void> {
   step('Plan a publication: a webhook, an event, an edition with a slot');
   const receiver = await startReceiver();
+  let webhookId: string | undefined;
   try {
-    await client.post(`/hubs/${m.hubId}/webhooks`, { label: 'Demo receiver', events: ['edition.scheduled', 'edition.published', 'content-item.published'], handlers: [receiver.url], secret: 'demo-secret' });
+    webhookId = (await client.post<{ id: string }>(`/hubs/${m.hubId}/webhooks`, { label: 'Demo receiver', events: ['edition.scheduled', 'edition.published', 'content-item.published'], handlers: [receiver.url], secret: 'demo-secret' })).id;
     const clock = await client.get<{ now: string }>('/__sandbox/clock');
     const now = Date.parse(clock.now);
     const day = 86_400_000;
@@ -187,6 +197,9 @@ async function planAnEdition(
     // Back to real time, so the rest of the sandbox is not left a day ahead.
     await client.post('/__sandbox/clock', { set: new Date().toISOString() });
     await receiver.close();
+    // The receiver is gone with this process: leave no active webhook aimed at its dead port
+    // (deactivated rather than deleted, so `cms webhook requests` still shows its deliveries).
+    if (webhookId) await client.patch(`/hubs/${m.hubId}/webhooks/${webhookId}`, { active: false });
   }
 }
 

@@ -6,7 +6,7 @@ import { ITEM_COLUMNS, fetchItem } from './_shared.js';
 
 export default defineCommand<{ hub?: string; version?: number; key?: string }>({
   summary: 'Show a content item (or one of its versions, or the item holding a delivery key)',
-  examples: ['cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2 -o json', 'cms item get --key pages/home'],
+  examples: ['cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2 -o json', 'cms item get --key news/launch'],
   args: [{ name: 'item', description: 'content item id (not needed with --key)' }],
   options: [
     { flags: '--version <n>', description: 'an earlier version', integer: true },

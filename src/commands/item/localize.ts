@@ -25,7 +25,7 @@ export default defineCommand<{ locale?: string[]; wait?: boolean; timeout: numbe
   summary: 'Localize a content item and the items it links to into other locales (a localization job)',
   description:
     "Each locale must be an item locale of a repository in the item's localization group; the copies go there. The item needs a locale itself. Without --wait this prints the job as started; with --wait it polls the job until it finishes (exit 3 when some locales failed, 1 when all did, 8 on timeout).",
-  examples: ['cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR --wait', 'cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR,de-DE'],
+  examples: ['cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR --wait', 'cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR -o json'],
   args: [itemArg],
   options: [
     { flags: '--locale <locale>', description: 'target locale (repeatable or comma list); required', repeatable: true },

@@ -23,7 +23,7 @@ export default defineCommand<Options>({
     'Fetches the item and sends it back with the changes: --body-file fields, then the flags, then --set edits (body.title=Hello edits the current body). The update names the version it was made from, so a concurrent change is refused (409, exit 1) instead of overwritten; --version pins that version yourself.',
   examples: [
     'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --set body.title=Hello',
-    'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --label "Home page" --version 3',
+    'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --label "Home page"',
     'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --body-file changes.json',
   ],
   args: [itemArg],

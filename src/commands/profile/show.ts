@@ -1,15 +1,17 @@
 import { defineCommand } from '../../cli/define.js';
 import { resolveConnection } from '../../config/resolve.js';
 import { profileFilePath } from '../../config/profiles.js';
-import { item } from '../../output/result.js';
+import { col, item, list } from '../../output/result.js';
 
 export default defineCommand({
   summary: 'Show the connection a command would use, and where each value came from',
+  description: 'SOURCE says where each value came from: flag, env (an environment variable), profile, or default. -o json gives the values and a sources object.',
   examples: ['cms profile show', 'cms profile show staging -o json'],
   args: [{ name: 'name', description: 'profile name (default: the one in effect)' }],
   async run(ctx, args) {
-    const conn = args.name ? resolveConnection({ profile: args.name }, ctx.env) : ctx.connection();
-    return item({
+    const conn = resolveConnection({ profile: args.name ?? ctx.globals.profile, hub: ctx.globals.hub }, ctx.env);
+    const envOr = (name: string) => (ctx.env[name] ? 'env' : 'default');
+    const values = {
       profile: conn.profile,
       source: conn.source,
       mode: conn.embedded ? 'embedded sandbox' : 'remote',
@@ -20,6 +22,20 @@ export default defineCommand({
       hub: conn.hub ?? null,
       dataDir: conn.embedded ? conn.dataDir : null,
       configFile: profileFilePath(ctx.env),
-    });
+    };
+    const sources: Record<string, string> = {
+      ...conn.sources,
+      mode: conn.sources?.apiUrl ?? '',
+      dataDir: ctx.env.CMS_DATA_DIR ? 'env' : envOr('XDG_DATA_HOME'),
+      configFile: ctx.env.CMS_CONFIG_DIR ? 'env' : envOr('XDG_CONFIG_HOME'),
+    };
+    // Tables show one row per value with its source; JSON and YAML keep the object (plus sources).
+    if ((ctx.globals.output === 'table' || ctx.globals.output === 'wide') && !ctx.globals.query) {
+      const rows = Object.entries(values)
+        .filter(([k]) => k !== 'source')
+        .map(([setting, value]) => ({ setting, value: value ?? '', source: sources[setting] ?? '' }));
+      return list(rows, [col('setting'), col('value'), col('source')]);
+    }
+    return item({ ...values, sources });
   },
 });

@@ -80,6 +80,11 @@ export default defineCommand<Opts>({
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is already in use`, 'Choose another with --port, or --port 0 for a free one.');
       throw err;
     }
+    // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
+    const stopped = new Promise<void>((resolve) => {
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+      process.once('SIGTERM', () => resolve());
+    });
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
@@ -101,10 +106,7 @@ export default defineCommand<Opts>({
       );
     } else ctx.io.out(`${JSON.stringify(info)}\n`);
 
-    await new Promise<void>((resolve) => {
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-      process.once('SIGTERM', () => resolve());
-    });
+    await stopped;
     ctx.io.err('Stopping the sandbox…\n');
     await server.close();
     return done('Sandbox stopped');
