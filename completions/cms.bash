@@ -33,14 +33,14 @@ declare -A _cms_subs=(
 declare -A _cms_opts=(
   ['cms']='--profile -o --output --query --no-color --no-input --debug --dry-run -h --help'
   ['cms hub clone']='--from --to --step --schedule --webhooks --concurrency --dry-run --resume --progress'
-  ['cms hub create']='--name --label --description --body-file --set'
+  ['cms hub create']='--name --label --description --body-file --set --set-string'
   ['cms hub delete']='-y --yes'
   ['cms hub get']=''
   ['cms hub list']='--limit --all'
-  ['cms hub settings']='--virtual-staging --preview-virtual-staging --locales --body-file --set'
+  ['cms hub settings']='--virtual-staging --preview-virtual-staging --locales --body-file --set --set-string'
   ['cms hub share']='--user --permission'
-  ['cms hub update']='--name --label --description --body-file --set'
-  ['cms repo create']='--hub --name --label --feature --body-file --set'
+  ['cms hub update']='--name --label --description --body-file --set --set-string'
+  ['cms repo create']='--hub --name --label --feature --body-file --set --set-string'
   ['cms repo delete']='--hub -y --yes'
   ['cms repo find-by-feature']='--hub --limit --all'
   ['cms repo get']='--hub'
@@ -48,7 +48,7 @@ declare -A _cms_opts=(
   ['cms repo locales']='--hub --clear'
   ['cms repo localization-group']='--hub --add'
   ['cms repo share']='--hub --user --permission'
-  ['cms repo update']='--hub --name --label --body-file --set'
+  ['cms repo update']='--hub --name --label --body-file --set --set-string'
   ['cms repo features add']='--hub'
   ['cms repo features remove']='--hub'
   ['cms schema apply']='--hub --prune --exit-code --dry-run --resume --progress'
@@ -66,13 +66,13 @@ declare -A _cms_opts=(
   ['cms type effective']='--hub'
   ['cms type get']='--hub'
   ['cms type list']='--hub --status --sort --limit --all'
-  ['cms type register']='--hub --label --body-file --set'
+  ['cms type register']='--hub --label --body-file --set --set-string'
   ['cms type schema']='--hub'
   ['cms type sync']='--hub'
   ['cms type unarchive']='--hub'
   ['cms type unassign']='--hub --repo'
-  ['cms type update']='--hub --label --body-file --set'
-  ['cms folder create']='--hub --repo --parent'
+  ['cms type update']='--hub --label --body-file --set --set-string'
+  ['cms folder create']='--name --hub --repo --parent'
   ['cms folder delete']='-y --yes'
   ['cms folder get']=''
   ['cms folder list']='--hub --repo --parent --limit --all'
@@ -81,17 +81,17 @@ declare -A _cms_opts=(
   ['cms item bulk-update']='--file --ignore-schema-validation'
   ['cms item children']=''
   ['cms item copy']='--hub --to-repo --to-folder --to-profile --to-hub --with-deps --concurrency --dry-run --resume --progress --repo --label --version --name --folder --locale'
-  ['cms item create']='--hub --repo --label --schema --folder --locale --body-file --set'
+  ['cms item create']='--hub --repo --label --schema --folder --locale --body-file --set --set-string'
   ['cms item delivery-key']='--remove'
   ['cms item diff']='--from --to'
   ['cms item edit']='--ignore-schema-validation'
-  ['cms item export']='--hub --repo --folder --status --search --facet --with-deps --concurrency --page-size --progress'
+  ['cms item export']='--hub --repo --folder --status --search --facet --with-deps --concurrency --page-size --layout --progress'
   ['cms item facet']='--hub --field --search --entities --sort --size --body-file'
   ['cms item find']='--hub --projection --sort --limit --all'
   ['cms item get']='--version --key --hub'
   ['cms item graph']='--hub'
   ['cms item history']='--limit --all'
-  ['cms item import']='--hub --repo --folder --concurrency --publish --dry-run --resume --progress'
+  ['cms item import']='--hub --repo --folder --concurrency --publish --layout --mapping-file --dry-run --resume --progress'
   ['cms item list']='--hub --repo --folder --status --sort --limit --all'
   ['cms item locale']=''
   ['cms item localizations']='--limit --all'
@@ -102,7 +102,7 @@ declare -A _cms_opts=(
   ['cms item restore']='--to'
   ['cms item unarchive']=''
   ['cms item unpublish']=''
-  ['cms item update']='--label --folder --locale --assignee --version --ignore-schema-validation --body-file --set'
+  ['cms item update']='--label --folder --locale --assignee --version --ignore-schema-validation --body-file --set --set-string'
   ['cms item versions']='--oldest-first --limit --all'
   ['cms workflow assign']='--hub'
   ['cms workflow create']='--hub --label --color'
@@ -111,16 +111,16 @@ declare -A _cms_opts=(
   ['cms workflow unassign']=''
   ['cms workflow update']='--hub --label --color'
   ['cms event archive']='--hub -y --yes'
-  ['cms event create']='--hub --name --start --end --comment --brief --body-file --set'
+  ['cms event create']='--hub --name --start --end --comment --brief --body-file --set --set-string'
   ['cms event delete']='--hub -y --yes'
   ['cms event get']='--hub'
   ['cms event list']='--hub --sort --limit --all'
-  ['cms event update']='--hub --name --start --end --comment --brief --body-file --set'
+  ['cms event update']='--hub --name --start --end --comment --brief --body-file --set --set-string'
   ['cms edition archive']='-y --yes'
   ['cms edition collisions']=''
   ['cms edition conflicts']=''
   ['cms edition content']='--add-snapshot --limit --all'
-  ['cms edition create']='--event --name --start --end --comment --active-end-date --copy-from --hub --body-file --set'
+  ['cms edition create']='--event --name --start --end --comment --active-end-date --copy-from --hub --body-file --set --set-string'
   ['cms edition delete']='-y --yes'
   ['cms edition get']=''
   ['cms edition list']='--event --from --to --within --hub --sort --limit --all'
@@ -130,8 +130,8 @@ declare -A _cms_opts=(
   ['cms edition slot-content']='--snapshot --property --body-file'
   ['cms edition slots']='--add --copy-from --remove -y --yes --limit --all'
   ['cms edition unschedule']=''
-  ['cms edition update']='--name --start --end --comment --active-end-date --no-active-end-date --body-file --set'
-  ['cms slot create']='--hub --repo --label --schema --body-file --set'
+  ['cms edition update']='--name --start --end --comment --active-end-date --no-active-end-date --body-file --set --set-string'
+  ['cms slot create']='--hub --repo --label --schema --body-file --set --set-string'
   ['cms slot get']=''
   ['cms slot list']='--hub --repo --limit --all'
   ['cms snapshot batch']='--hub --root --comment --type --body-file'
@@ -144,18 +144,18 @@ declare -A _cms_opts=(
   ['cms job cancel']=''
   ['cms job create']='--snapshot --at'
   ['cms job get']=''
-  ['cms job list']='--snapshot --limit --all'
+  ['cms job list']='--snapshot --hub --limit --all'
   ['cms job wait']='--timeout --interval'
-  ['cms webhook create']='--hub --label --event --handler --secret --header --secret-header --method --active --no-active --body-file --set'
+  ['cms webhook create']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
   ['cms webhook delete']='--hub -y --yes'
   ['cms webhook get']='--hub'
   ['cms webhook list']='--hub --limit --all'
   ['cms webhook requests']='--hub --limit --all'
-  ['cms webhook update']='--hub --label --event --handler --secret --header --secret-header --method --active --no-active --body-file --set'
+  ['cms webhook update']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
   ['cms index analytics']='--hub --start --end --tags --include-replicas --limit --offset --search --click-analytics --order-by --direction'
   ['cms index archive']='--hub'
   ['cms index clear']='--hub -y --yes'
-  ['cms index create']='--hub --suffix --label --type --content-type --body-file --set'
+  ['cms index create']='--hub --suffix --label --type --content-type --body-file --set --set-string'
   ['cms index delete-object']='--hub -y --yes'
   ['cms index delete']='--hub -y --yes'
   ['cms index get']='--hub'
@@ -172,17 +172,17 @@ declare -A _cms_opts=(
   ['cms index types remove']='--hub'
   ['cms integration list']='--hub --limit --all'
   ['cms integration commerce campaigns']=''
-  ['cms integration commerce create']='--hub --label --body-file --set'
+  ['cms integration commerce create']='--hub --label --body-file --set --set-string'
   ['cms integration commerce delete']='-y --yes'
   ['cms integration commerce get']=''
   ['cms integration commerce list']='--hub --limit --all'
   ['cms integration commerce live']='--slot --at'
-  ['cms integration commerce update']='--label --body-file --set'
-  ['cms integration marketing create']='--hub --label --active --no-active --body-file --set'
+  ['cms integration commerce update']='--label --body-file --set --set-string'
+  ['cms integration marketing create']='--hub --label --active --no-active --body-file --set --set-string'
   ['cms integration marketing delete']='-y --yes'
   ['cms integration marketing get']=''
   ['cms integration marketing list']='--hub --limit --all'
-  ['cms integration marketing update']='--label --active --no-active --body-file --set'
+  ['cms integration marketing update']='--label --active --no-active --body-file --set --set-string'
   ['cms admin access']='--hub'
   ['cms admin enable']='--hub'
   ['cms admin member']='--hub'
@@ -203,9 +203,9 @@ declare -A _cms_opts=(
   ['cms profile use']=''
   ['cms sandbox console']='--port --open'
   ['cms sandbox reset']='-y --yes'
-  ['cms sandbox serve']='--host --port --data-dir --token-ttl --faults --faults-seed'
+  ['cms sandbox serve']='--host --allow-host --port --data-dir --token-ttl --faults --faults-seed'
   ['cms sandbox status']=''
-  ['cms sandbox client create']='--id --secret --label --permission --acl'
+  ['cms sandbox client create']='--id --secret --secret-stdin --label --permission --acl'
   ['cms sandbox client list']=''
   ['cms sandbox clock advance']=''
   ['cms sandbox clock freeze']=''
@@ -278,6 +278,7 @@ declare -A _cms_vals=(
   ['cms item create --repo']='@repositories'
   ['cms item export --hub']='@hubs'
   ['cms item export --repo']='@repositories'
+  ['cms item export --layout']='cms dc-cli'
   ['cms item export --progress']='auto bar json none'
   ['cms item facet --hub']='@hubs'
   ['cms item find --hub']='@hubs'
@@ -286,6 +287,7 @@ declare -A _cms_vals=(
   ['cms item graph --hub']='@hubs'
   ['cms item import --hub']='@hubs'
   ['cms item import --repo']='@repositories'
+  ['cms item import --layout']='cms dc-cli'
   ['cms item import --progress']='auto bar json none'
   ['cms item list --hub']='@hubs'
   ['cms item list --repo']='@repositories'
@@ -313,11 +315,12 @@ declare -A _cms_vals=(
   ['cms snapshot batch --hub']='@hubs'
   ['cms snapshot batch --type']='user system generated'
   ['cms snapshot create --hub']='@hubs'
-  ['cms snapshot create --type']='user system generated'
+  ['cms snapshot create --type']='user system'
   ['cms snapshot list --hub']='@hubs'
   ['cms job bulk-status --hub']='@hubs'
   ['cms job bulk --hub']='@hubs'
   ['cms job bulk --repo']='@repositories'
+  ['cms job list --hub']='@hubs'
   ['cms webhook create --hub']='@hubs'
   ['cms webhook create --method']='POST PUT PATCH DELETE'
   ['cms webhook delete --hub']='@hubs'
@@ -409,27 +412,212 @@ declare -A _cms_args=(
   ['cms admin revoke']='hubs content-repositories'
   ['cms completion']='bash zsh fish'
 )
+declare -A _cms_valopts=(
+  ['cms']=' --profile -o --output --query '
+  ['cms hub clone']=' --from --to --step --webhooks --concurrency --resume --progress '
+  ['cms hub create']=' --name --label --description --body-file --set --set-string '
+  ['cms hub list']=' --limit '
+  ['cms hub settings']=' --virtual-staging --preview-virtual-staging --locales --body-file --set --set-string '
+  ['cms hub share']=' --user --permission '
+  ['cms hub update']=' --name --label --description --body-file --set --set-string '
+  ['cms repo create']=' --hub --name --label --feature --body-file --set --set-string '
+  ['cms repo delete']=' --hub '
+  ['cms repo find-by-feature']=' --hub --limit '
+  ['cms repo get']=' --hub '
+  ['cms repo list']=' --hub --limit '
+  ['cms repo locales']=' --hub '
+  ['cms repo localization-group']=' --hub --add '
+  ['cms repo share']=' --hub --user --permission '
+  ['cms repo update']=' --hub --name --label --body-file --set --set-string '
+  ['cms repo features add']=' --hub '
+  ['cms repo features remove']=' --hub '
+  ['cms schema apply']=' --hub --resume --progress '
+  ['cms schema archive']=' --hub '
+  ['cms schema create']=' --hub --file --schema-id --validation-level --label --repo '
+  ['cms schema get']=' --hub --version '
+  ['cms schema list']=' --hub --status --sort --limit '
+  ['cms schema resolve']=' --hub --file '
+  ['cms schema unarchive']=' --hub '
+  ['cms schema update']=' --hub --file --validation-level '
+  ['cms schema versions']=' --hub --limit '
+  ['cms type apply']=' --hub --resume --progress '
+  ['cms type archive']=' --hub '
+  ['cms type assign']=' --hub --repo '
+  ['cms type effective']=' --hub '
+  ['cms type get']=' --hub '
+  ['cms type list']=' --hub --status --sort --limit '
+  ['cms type register']=' --hub --label --body-file --set --set-string '
+  ['cms type schema']=' --hub '
+  ['cms type sync']=' --hub '
+  ['cms type unarchive']=' --hub '
+  ['cms type unassign']=' --hub --repo '
+  ['cms type update']=' --hub --label --body-file --set --set-string '
+  ['cms folder create']=' --name --hub --repo --parent '
+  ['cms folder list']=' --hub --repo --parent --limit '
+  ['cms item bulk-update']=' --file '
+  ['cms item copy']=' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
+  ['cms item create']=' --hub --repo --label --schema --folder --locale --body-file --set --set-string '
+  ['cms item diff']=' --from --to '
+  ['cms item export']=' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
+  ['cms item facet']=' --hub --field --search --sort --size --body-file '
+  ['cms item find']=' --hub --projection --sort --limit '
+  ['cms item get']=' --version --key --hub '
+  ['cms item graph']=' --hub '
+  ['cms item history']=' --limit '
+  ['cms item import']=' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
+  ['cms item list']=' --hub --repo --folder --status --sort --limit '
+  ['cms item localizations']=' --limit '
+  ['cms item localize']=' --locale --timeout '
+  ['cms item move']=' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
+  ['cms item render']=' --template '
+  ['cms item restore']=' --to '
+  ['cms item update']=' --label --folder --locale --assignee --version --body-file --set --set-string '
+  ['cms item versions']=' --limit '
+  ['cms workflow assign']=' --hub '
+  ['cms workflow create']=' --hub --label --color '
+  ['cms workflow get']=' --hub '
+  ['cms workflow list']=' --hub --limit '
+  ['cms workflow update']=' --hub --label --color '
+  ['cms event archive']=' --hub '
+  ['cms event create']=' --hub --name --start --end --comment --brief --body-file --set --set-string '
+  ['cms event delete']=' --hub '
+  ['cms event get']=' --hub '
+  ['cms event list']=' --hub --sort --limit '
+  ['cms event update']=' --hub --name --start --end --comment --brief --body-file --set --set-string '
+  ['cms edition content']=' --add-snapshot --limit '
+  ['cms edition create']=' --event --name --start --end --comment --copy-from --hub --body-file --set --set-string '
+  ['cms edition list']=' --event --from --to --hub --sort --limit '
+  ['cms edition preview']=' --type '
+  ['cms edition resolve']=' --item --version --comment '
+  ['cms edition schedule']=' --event --start --hub '
+  ['cms edition slot-content']=' --snapshot --property --body-file '
+  ['cms edition slots']=' --add --copy-from --remove --limit '
+  ['cms edition update']=' --name --start --end --comment --body-file --set --set-string '
+  ['cms slot create']=' --hub --repo --label --schema --body-file --set --set-string '
+  ['cms slot list']=' --hub --repo --limit '
+  ['cms snapshot batch']=' --hub --root --comment --type --body-file '
+  ['cms snapshot create']=' --hub --root --comment --type '
+  ['cms snapshot list']=' --hub --type --limit '
+  ['cms job bulk-status']=' --hub '
+  ['cms job bulk']=' --hub --file --item --assignee --state --repo --timeout '
+  ['cms job create']=' --snapshot --at '
+  ['cms job list']=' --snapshot --hub --limit '
+  ['cms job wait']=' --timeout --interval '
+  ['cms webhook create']=' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
+  ['cms webhook delete']=' --hub '
+  ['cms webhook get']=' --hub '
+  ['cms webhook list']=' --hub --limit '
+  ['cms webhook requests']=' --hub --limit '
+  ['cms webhook update']=' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
+  ['cms index analytics']=' --hub --start --end --tags --limit --offset --search --order-by --direction '
+  ['cms index archive']=' --hub '
+  ['cms index clear']=' --hub '
+  ['cms index create']=' --hub --suffix --label --type --content-type --body-file --set --set-string '
+  ['cms index delete-object']=' --hub '
+  ['cms index delete']=' --hub '
+  ['cms index get']=' --hub '
+  ['cms index key']=' --hub '
+  ['cms index list']=' --hub --replicas-of --status --limit '
+  ['cms index query']=' --hub --filter --facet --tag --user --hits-per-page --page '
+  ['cms index settings']=' --hub --body-file --replicas '
+  ['cms index stats']=' --hub --period '
+  ['cms index unarchive']=' --hub '
+  ['cms index update']=' --hub --label '
+  ['cms index types add']=' --hub --type '
+  ['cms index types list']=' --hub '
+  ['cms index types recreate-webhook']=' --hub --type '
+  ['cms index types remove']=' --hub '
+  ['cms integration list']=' --hub --limit '
+  ['cms integration commerce create']=' --hub --label --body-file --set --set-string '
+  ['cms integration commerce list']=' --hub --limit '
+  ['cms integration commerce live']=' --slot --at '
+  ['cms integration commerce update']=' --label --body-file --set --set-string '
+  ['cms integration marketing create']=' --hub --label --body-file --set --set-string '
+  ['cms integration marketing list']=' --hub --limit '
+  ['cms integration marketing update']=' --label --body-file --set --set-string '
+  ['cms admin access']=' --hub '
+  ['cms admin enable']=' --hub '
+  ['cms admin member']=' --hub '
+  ['cms admin members']=' --hub --limit '
+  ['cms admin modules']=' --hub '
+  ['cms admin revoke']=' --hub --permission '
+  ['cms extension create']=' --hub --name --label --url --category --description --height --parameters --settings --status --body-file --set '
+  ['cms extension get-by-name']=' --hub '
+  ['cms extension list']=' --hub --limit '
+  ['cms extension update']=' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
+  ['cms sandbox console']=' --port '
+  ['cms sandbox serve']=' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
+  ['cms sandbox client create']=' --id --secret --label --permission --acl '
+  ['cms api']=' -F --field -f --raw-field --input -H --header --repo '
+  ['cms demo']=' --hub '
+  ['cms login']=' --client-id --client-secret --api-url --auth-url --hub '
+  ['cms runs']=' --limit '
+  ['cms undo']=' --concurrency --progress '
+)
+
+# A typed word without its quotes (never evaluated).
+_cms_unquote() {
+  local w=$1
+  case $w in
+    \'*\') w=${w:1:${#w}-2} ;;
+    \"*\") w=${w:1:${#w}-2} ;;
+    *) w=${w//\\/} ;;
+  esac
+  printf '%s' "$w"
+}
+
+# Reads candidate lines (word<TAB>description) on stdin; adds those starting with $1 to
+# COMPREPLY, each quoted with %q so the line holds it literally.
+_cms_offer() {
+  local cur=$1 line word quoted
+  local -a lines
+  mapfile -t lines
+  for line in "${lines[@]}"; do
+    word=${line%%$'\t'*}
+    [[ -n $word && $word == "$cur"* ]] || continue
+    printf -v quoted '%q' "$word"
+    COMPREPLY+=("$quoted")
+  done
+}
 
 _cms_complete() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local path="cms" word next i positional=0
+  COMPREPLY=()
+  local cur prev="${COMP_WORDS[COMP_CWORD-1]}"
+  cur=$(_cms_unquote "${COMP_WORDS[COMP_CWORD]}")
+  local path="cms" word next i positional=0 hub="" profile=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    if [[ $word == -* ]]; then continue; fi
+    case $word in
+      --hub=*) hub=$(_cms_unquote "${word#--hub=}"); continue ;;
+      --profile=*) profile=$(_cms_unquote "${word#--profile=}"); continue ;;
+      -*)
+        if [[ "${_cms_valopts[$path]-} ${_cms_valopts[cms]}" == *" $word "* ]] && ((i + 1 < COMP_CWORD)); then
+          i=$((i + 1))
+          [[ $word == --hub ]] && hub=$(_cms_unquote "${COMP_WORDS[i]}")
+          [[ $word == --profile ]] && profile=$(_cms_unquote "${COMP_WORDS[i]}")
+        fi
+        continue ;;
+    esac
     next="$path $word"
     if [[ -n "${_cms_subs[$next]+x}" || -n "${_cms_opts[$next]+x}" ]]; then path="$next"; else positional=$((positional + 1)); fi
   done
   local values="${_cms_vals["$path $prev"]-${_cms_vals["cms $prev"]-}}"
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "${_cms_subs[$path]-}" ]]; then values="${_cms_args[$path]-}"; fi
-  if [[ -n $values ]]; then
-    if [[ $values == @* ]]; then values="$(cms __complete "${values#@}" 2>/dev/null)"; fi
-    COMPREPLY=($(compgen -W "$values" -- "$cur"))
+  local -a words
+  if [[ $values == @* ]]; then
+    local -a args=()
+    [[ -n $profile ]] && args+=("--profile=$profile")
+    args+=(__complete "${values#@}")
+    [[ -n $hub ]] && args+=("--hub=$hub")
+    _cms_offer "$cur" < <(cms "${args[@]}" 2>/dev/null)
     return
-  fi
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "${_cms_opts[$path]-} ${_cms_opts[cms]}" -- "$cur"))
+  elif [[ -n $values ]]; then
+    read -ra words <<< "$values"
+  elif [[ $cur == -* ]]; then
+    read -ra words <<< "${_cms_opts[$path]-} ${_cms_opts[cms]}"
   else
-    COMPREPLY=($(compgen -W "${_cms_subs[$path]-}" -- "$cur"))
+    read -ra words <<< "${_cms_subs[$path]-}"
   fi
+  _cms_offer "$cur" < <(printf '%s\n' "${words[@]}")
 }
 complete -F _cms_complete cms

@@ -235,7 +235,7 @@ _cms_opts=(
 --step:run only this step (repeatable or comma list)\: settings, workflow-states, extensions, schemas, types, repositories, folders, items, events, webhooks, search-indexes
 --schedule:schedule on the target the editions scheduled in the source
 --webhooks:inactive\: new webhooks are created inactive; active\: webhooks follow the source active flag
---concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
@@ -381,7 +381,7 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
---concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
@@ -411,7 +411,7 @@ _cms_opts=(
 --search:only items matching a text search (syntax of cms item find)
 --facet:only items a facet filter lets through, e.g. locale\:IN\:en-GB (repeatable; syntax of cms item facet --field)
 --with-deps:also export every item the selected items link to, transitively
---concurrency:pages fetched at once
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64)
 --page-size:items per page request (at most 1000; larger pages hold more in memory)
 --layout:layout to write\: cms, or dc-cli (the hosted service CLI'\''s content export)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
@@ -436,7 +436,7 @@ _cms_opts=(
   'cms item import' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:put every item in this repository (default\: the one named like its source repository)
 --folder:put every item in this folder (default\: recreate the source folder paths)
---concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --publish:publish each imported item, and wait for the publishing jobs at the end
 --layout:layout of the directory\: cms (a cms item export) or dc-cli (the hosted service CLI'\''s content export); default\: detected
 --mapping-file:dc-cli'\''s mapping file\: its item ids are reused, and it is written back with this run'\''s
@@ -462,7 +462,7 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
---concurrency:requests in flight at most (slows down by itself when the service pushes back)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
@@ -868,7 +868,7 @@ _cms_opts=(
 --no-verify:save without checking the credentials'
   'cms runs' '--limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
-  'cms undo' '--concurrency:requests in flight at most (slows down by itself when the service pushes back)
+  'cms undo' '--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
 -y:do not ask for confirmation
@@ -1111,6 +1111,7 @@ _cms_valopts=(
   'cms item bulk-update' ' --file '
   'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
   'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string '
+  'cms item diff' ' --from --to '
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
@@ -1201,7 +1202,7 @@ _cms_valopts=(
   'cms sandbox console' ' --port '
   'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
-  'cms api' ' -F --field -f --raw-field --input -H --header '
+  'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
   'cms runs' ' --limit '
