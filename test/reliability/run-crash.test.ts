@@ -4,6 +4,7 @@ import { CliHome } from '../helpers/cli.js';
 import { Api, ok, startServer, type TestServer } from '../helpers/server.js';
 import { itemBody, repoWithType, SCHEMA_HOST } from '../helpers/content.js';
 import { listRuns } from '../../src/ops/journal.js';
+import { random } from '../../src/server/core/faults.js';
 
 // kill -9 of `cms item import`, its --resume and `cms undo`, at random writes (seeded): creates,
 // updates, archives, unarchives and undo's restores, each killed just before the write is sent
@@ -18,17 +19,8 @@ const LANES = 2;
 const URI = `${SCHEMA_HOST}/crash-article.json`;
 const N = 6;
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the sandbox's own seeded generator (its fault rules use it). */
+const rng = random;
 
 interface Want {
   title: string;

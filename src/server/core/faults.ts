@@ -109,7 +109,7 @@ function globMatches(glob: string, path: string): boolean {
 }
 
 /** Small seeded generator (mulberry32): a given seed injects the same faults in the same order. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
