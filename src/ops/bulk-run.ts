@@ -117,9 +117,12 @@ export class BulkRun {
     return new BulkRun(ctx, opts.command, journal, progress, false, lock);
   }
 
-  /** The options of the run being resumed (undefined for a new run). */
-  static resumedOptions(ctx: Context, runId: string | undefined): Record<string, unknown> | undefined {
-    return runId ? Journal.open(ctx.connection().dataDir, runId).meta.options : undefined;
+  /** The options of the run being resumed (undefined for a new run); a run of another command is a usage error naming it. */
+  static resumedOptions(ctx: Context, runId: string | undefined, command: string): Record<string, unknown> | undefined {
+    if (!runId) return undefined;
+    const { meta } = Journal.open(ctx.connection().dataDir, runId);
+    if (meta.command !== command) throw new UsageError(`Run ${runId} is a '${meta.command}' run, not '${command}'`, `Resume it with: cms ${meta.command} --resume ${runId}`);
+    return meta.options;
   }
 
   get id(): string | null {
