@@ -117,7 +117,8 @@ function shellEnv(dir: string, dataFrom?: string): Home {
     mkdirSync(join(dir, '.amplience', 'imports'), { recursive: true });
   }
   writeFixtures(work);
-  const env: Record<string, string | undefined> = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', CMS_HUB: 'demo', HOME: dir, PATH: `${shimDir}:${process.env.PATH}` };
+  // EDITOR: a stand-in that saves the file as it is (the examples' `code --wait` gets one too).
+  const env: Record<string, string | undefined> = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', CMS_HUB: 'demo', HOME: dir, PATH: `${shimDir}:${process.env.PATH}`, EDITOR: 'editor-stand-in', VISUAL: undefined };
   for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CI', 'CMS_FORCE_TTY']) env[k] = undefined;
   return { dir, work, env };
 }
@@ -190,6 +191,10 @@ beforeAll(async () => {
   writeFileSync(join(shimDir, 'npx'), `#!/bin/sh\n[ "$1" = cms ] && shift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(shimDir, 'cms'), 0o755);
   chmodSync(join(shimDir, 'npx'), 0o755);
+  for (const editor of ['editor-stand-in', 'code']) {
+    writeFileSync(join(shimDir, editor), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(shimDir, editor), 0o755);
+  }
 
   const demo = await template.run(['demo']);
   if (demo.exitCode !== 0) throw new Error(`cms demo failed: ${demo.stderr}`);

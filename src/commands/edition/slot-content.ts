@@ -58,8 +58,7 @@ export default defineCommand<Options>({
   description:
     'With --snapshot, the slot content keeps what it holds and its --property (default slot) becomes a content link to the snapshot (several --snapshot make a list). --body-file sends the whole slot content ({body: {...}}). The update is safe: it fails (409) if someone changed the slot since it was read.',
   examples: [
-    'cms edition slot-content 5f1a2b3c4d5e6f7a8b9c0d1e 6a7b8c9d0e1f2a3b4c5d6e7f --snapshot 7e8f9a0b1c2d3e4f5a6b7c8d',
-    'cms edition slot-content 5f1a2b3c4d5e6f7a8b9c0d1e 6a7b8c9d0e1f2a3b4c5d6e7f --property slotContent --snapshot 7e8f9a0b1c2d3e4f5a6b7c8d --snapshot 8f9a0b1c2d3e4f5a6b7c8d9e',
+    'cms edition slot-content 5f1a2b3c4d5e6f7a8b9c0d1e 6a7b8c9d0e1f2a3b4c5d6e7f --property hero --snapshot 7e8f9a0b1c2d3e4f5a6b7c8d',
     'cms edition slot-content 5f1a2b3c4d5e6f7a8b9c0d1e 6a7b8c9d0e1f2a3b4c5d6e7f --body-file slot.json',
   ],
   args: [editionArg, { name: 'edition-slot', description: 'edition slot id', required: true }],

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../core/package-version.js';
 import { created, noContent, ok, type RequestContext } from '../core/context.js';
 import { badRequest, conflict, notFound } from '../core/errors.js';
 import { advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClock as setClockTo, REAL_TIME } from '../core/clock.js';
@@ -13,25 +13,12 @@ import type * as schemas from './schemas.js';
 
 // The sandbox's own admin prefix (/__sandbox): status, reset, clock and clients.
 
-/** The nearest package.json of this package above this file (compiled and bundled builds sit at different depths). */
-function version(): string {
-  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version: string };
-      if (pkg.name === 'cms-cli') return pkg.version;
-    } catch {
-      /* none here */
-    }
-    if (dir.pathname === '/') return '0.0.0';
-  }
-}
-
 export function status(ctx: RequestContext) {
   const count = (table: string) => stmt(ctx.db, `SELECT count(*) FROM ${table}`).pluck().get() as number;
   const state = ctx.service.clock.current;
   return ok({
     status: 'UP',
-    version: version(),
+    version: packageVersion(),
     // The database schema: migrations applied, and the newest one (cms version shows both).
     schema: { version: ctx.db.pragma('user_version', { simple: true }), migration: stmt(ctx.db, 'SELECT id FROM migrations ORDER BY rowid DESC LIMIT 1').pluck().get() ?? null },
     storage: ctx.service.options.dataDir === ':memory:' ? 'memory' : 'sqlite',
