@@ -2,6 +2,7 @@
 // (from src/commands/**), so the CLI builds its command tree without importing verb modules.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -95,7 +96,7 @@ renameSync(`${manifestFile}.tmp`, manifestFile);
 // per noun (a loader per verb, as named exports) and shared code in chunks loaded on demand, so a command
 // reads a few files instead of a few hundred modules. Packages stay outside the bundle and load
 // where the sources load them (zod with body schemas, ajv with content validation, undici for
-// remote profiles, better-sqlite3 for the sandbox).
+// remote profiles, better-sqlite3 for the sandbox), except commander (below).
 const esbuild = await import('esbuild');
 const bundle = join(dist, 'bundle');
 const exportName = (verbPath) => 'verb_' + verbPath.join('_').replace(/[^A-Za-z0-9_]/g, '$');
@@ -128,6 +129,32 @@ const nounEntries = {
     }));
   },
 };
+// commander runs on every command line that reaches a verb: inside the bundle it is part of the
+// program's chunk instead of seven CommonJS files that Node resolves, reads and wraps one by one.
+// The sources load it with createRequire (no export scan when run unbundled); here that call
+// becomes a plain require, which esbuild bundles. Its require()s of Node's modules read them with
+// process.getBuiltinModule (an ES module has no require), child_process only when used: commander
+// spawns only for executable subcommands, which cms has none of.
+const requireCommander = "createRequire(import.meta.url)('commander')";
+const commanderDir = dirname(createRequire(import.meta.url).resolve('commander'));
+const bundleCommander = {
+  name: 'bundle-commander',
+  setup(build) {
+    build.onResolve({ filter: /^commander$/ }, () => ({ path: join(commanderDir, 'index.js') }));
+    build.onResolve({ filter: /^node:/ }, (a) => (a.importer.startsWith(commanderDir) ? { path: a.path, namespace: 'builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({
+      contents: a.path === 'node:child_process'
+        ? `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= process.getBuiltinModule(${JSON.stringify(a.path)}))[k] });`
+        : `module.exports = process.getBuiltinModule(${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]program\.ts$/ }, (a) => {
+      const source = readFileSync(a.path, 'utf8');
+      if (!source.includes(requireCommander)) throw new Error(`${a.path}: expected ${requireCommander}`);
+      return { contents: source.replace(requireCommander, "require('commander')"), loader: 'ts' };
+    });
+  },
+};
 rmSync(bundle, { recursive: true, force: true });
 const built = await esbuild.build({
   entryPoints: entries,
@@ -144,7 +171,7 @@ const built = await esbuild.build({
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [nounEntries],
+  plugins: [nounEntries, bundleCommander],
   metafile: true,
 });
 // What went where (which sources each chunk holds), for whoever tunes the split.

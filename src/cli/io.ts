@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import type { Paint } from '../output/render.js';
 
 const identity = (s: string) => s;
@@ -30,7 +31,8 @@ export class IO {
     readonly env: NodeJS.ProcessEnv = process.env,
     private readonly stdout: NodeJS.WriteStream = process.stdout,
     private readonly stderr: NodeJS.WriteStream = process.stderr,
-    stdin: NodeJS.ReadStream = process.stdin,
+    // Not process.stdin: building that stream costs every command a few ms, and only prompts read it.
+    stdinIsTTY: boolean = isatty(0),
   ) {
     const forced = env.CMS_FORCE_TTY;
     const force = forced !== undefined && forced !== '' && forced !== '0' && forced !== 'false';
@@ -41,7 +43,7 @@ export class IO {
       ? '--no-input was given'
       : isCI(env)
         ? `CI is set (CI=${env.CI})`
-        : !stdin.isTTY
+        : !stdinIsTTY
           ? 'stdin is not a terminal'
           : !this.isStderrTTY
             ? 'stderr is not a terminal'

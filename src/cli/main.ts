@@ -33,13 +33,15 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(manifest, async (spec, args, opts, globals) => {
     const g = globals as unknown as GlobalOptions;
     debug = g.debug;
-    const { Context } = await import('./context.js');
-    ctx = new Context(g);
-    const { render } = await import('../output/render.js');
     // `file.js#name`: the bundled build's entry of a noun, whose export `name` loads the verb.
     const [file, name] = spec.module.split('#') as [string, string?];
-    const mod = await import(new URL(`../${file}`, import.meta.url).href);
-    const verb = (name ? await mod[name]() : mod).default;
+    // Loaded side by side: each import waits on file reads, which overlap.
+    const [{ Context }, { render }, verb] = await Promise.all([
+      import('./context.js'),
+      import('../output/render.js'),
+      import(new URL(`../${file}`, import.meta.url).href).then(async (mod) => (name ? await mod[name]() : mod).default),
+    ]);
+    ctx = new Context(g);
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;

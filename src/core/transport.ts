@@ -47,9 +47,12 @@ export async function createTransport(conn: Connection): Promise<Transport> {
 }
 
 async function embeddedTransport(dataDir: string): Promise<Transport> {
-  const { createSandbox } = await import('../server/app.js');
-  const { DroppedConnection } = await import('../server/core/dropped.js');
-  const { plainRequest } = await import('../server/core/exchange.js');
+  // Loaded side by side: each import waits on file reads, which overlap.
+  const [{ createSandbox }, { DroppedConnection }, { plainRequest }] = await Promise.all([
+    import('../server/app.js'),
+    import('../server/core/dropped.js'),
+    import('../server/core/exchange.js'),
+  ]);
   const sandbox = createSandbox({ dataDir });
   return {
     kind: 'embedded',

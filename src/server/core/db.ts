@@ -1,12 +1,28 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ensurePrivateDir } from '../../config/private-dir.js';
 
 export type Db = BetterSqlite3.Database;
 
 // require() skips the export scan Node runs on a CommonJS package imported from ESM.
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3') as typeof BetterSqlite3;
+
+/**
+ * The native addon's file, where better-sqlite3 builds it: the package's own lookup (the
+ * `bindings` package) probes a dozen paths and costs a few ms of every embedded command's startup.
+ * Undefined (the package's own lookup) when it is elsewhere.
+ */
+let addonFile: string | null | undefined;
+function nativeBinding(): string | undefined {
+  if (addonFile === undefined) {
+    const file = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    addonFile = existsSync(file) ? file : null;
+  }
+  return addonFile ?? undefined;
+}
 
 export interface OpenOptions {
   /** Directory holding sandbox.db; ':memory:' for a throwaway database. */
@@ -34,7 +50,7 @@ export function openDatabase({ dataDir, migrations }: OpenOptions): Db {
     ensurePrivateDir(dataDir, 'data directory');
     file = join(dataDir, 'sandbox.db');
   }
-  const db = new Database(file);
+  const db = new Database(file, { nativeBinding: nativeBinding() });
   db.pragma('busy_timeout = 10000');
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
