@@ -122,7 +122,6 @@ export function searchRow(item: IndexedItem): SearchRow {
 
 /** Replaces the index row of an item (rowid = content_items.seq). */
 export function indexSearchRow(db: Db, seq: number, item: IndexedItem): void {
-  if (process.env.CMS_NOFTS) return;
   stmt(db, 'DELETE FROM content_search WHERE rowid = ?').run(seq);
   const r = searchRow(item);
   stmt(db, 'INSERT INTO content_search (rowid, label, body, fields, label_words, body_words, fields_words) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
