@@ -403,19 +403,4 @@ export const migrations: Migration[] = [
     `,
     seed: reindexAllItems,
   },
-  {
-    id: '0010-hot-contentless-search',
-    sql: `
-      -- The index keeps no copy of the texts (content=''): nothing reads them back (bm25 needs
-      -- only the index and the sizes), and writing that copy was a large part of every item
-      -- write. contentless_delete lets an item's row be replaced or deleted by rowid as before.
-      DROP TABLE content_search;
-      CREATE VIRTUAL TABLE content_search USING fts5(
-        label, body, fields, label_words, body_words, fields_words,
-        tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'",
-        content = '', contentless_delete = 1
-      );
-    `,
-    seed: reindexAllItems,
-  },
 ];
