@@ -3,6 +3,7 @@
 // and N PATCHes of content items over HTTP (10 connections, autocannon), then prints the top
 // functions by self time. The .cpuprofile stays in --out for a closer look (Chrome DevTools).
 //   node bench/items-profile.mjs [--requests 4000] [--out /tmp/cms-prof]
+//   node bench/items-profile.mjs --get [--requests 40000]   (GETs of one item: the hot read)
 //   node bench/items-profile.mjs --analyze file.cpuprofile
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -11,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, articleBody, bin, contentModel, token } from './lib.mjs';
 
+/** Ends the --get run early (the sandbox is stopped in finally). */
+class Done extends Error {}
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
 const requests = Number(opt('requests', 4000));
@@ -42,6 +45,12 @@ try {
   const { repo, schemaId } = await contentModel(call);
   const headers = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
   const run = (opts) => new Promise((resolve, reject) => autocannon({ connections: 10, amount: requests, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
+  if (args.includes('--get')) {
+    const item = await call('POST', `/content-repositories/${repo.id}/content-items`, { label: 'Read', body: articleBody(schemaId, 0) });
+    const read = await run({ url: `${url}/v2/content/content-items/${item.id}`, headers });
+    console.log(`gets: ${read.requests.average} req/s (${read.non2xx} non-2xx)`);
+    throw new Done();
+  }
   const created = await run({ url: `${url}/v2/content/content-repositories/${repo.id}/content-items`, method: 'POST', headers, body: JSON.stringify({ label: 'Profiled', body: articleBody(schemaId, 1) }) });
   // PATCH one item per connection again and again: each answer's version feeds the next request.
   const targets = [];
@@ -62,6 +71,8 @@ try {
     ],
   });
   console.log(`creates: ${created.requests.average} req/s (${created.non2xx} non-2xx); patches: ${patched.requests.average} req/s (${patched.non2xx} non-2xx)`);
+} catch (err) {
+  if (!(err instanceof Done)) throw err;
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));

@@ -106,16 +106,17 @@ function hostHeaders(raw: string[]): string[] {
 
 async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Links are built from the origin the client used (its Host header), the path from the target alone.
-  let url: string;
+  let url: URL;
   try {
-    url = hosts.requestUrl(req.url ?? '/', hostHeaders(req.rawHeaders));
+    url = hosts.requestTarget(req.url ?? '/', hostHeaders(req.rawHeaders));
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     return refuse(res, err);
   }
   const request: ServiceRequest = {
     method: req.method ?? 'GET',
-    url,
+    url: url.href,
+    parsedUrl: url,
     header: (name) => {
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;

@@ -141,7 +141,7 @@ export class Service implements ServiceHost {
   /** The whole service: one request in, one response out (DroppedConnection for an injected drop). */
   readonly handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
     try {
-      const url = new URL(req.url);
+      const url = req.parsedUrl ?? new URL(req.url);
       const injected = this.faults.decide(req.method, url.pathname);
       if (injected.length) {
         const reply = await applyFaults(injected);

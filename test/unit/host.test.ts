@@ -51,6 +51,24 @@ describe('HostCheck', () => {
     expect(new HostCheck({ allow: ['*'] }).allows(parseHost('anything.example')!)).toBe(true);
   });
 
+  it('answers a repeated Host the same way, and asks again about staging hostnames every time', () => {
+    let staging = true;
+    const check = new HostCheck({ isStagingHost: (n) => staging && n === 'vse.test' });
+    for (let i = 0; i < 3; i++) {
+      expect(url(check, `/a?i=${i}`, ['localhost:9'])).toBe(`http://localhost:9/a?i=${i}`);
+      expect(url(check, '/a', [' LocalHost:9 '])).toBe('http://localhost:9/a');
+      expect(url(check, '/a', ['evil.example'])).toBe('HOST_NOT_ALLOWED');
+      expect(url(check, '/a', ['bad host'])).toBe('INVALID_HOST');
+      expect(url(check, '/a', ['vse.test'])).toBe('http://vse.test/a');
+    }
+    // The hub no longer declares it: refused on the next request.
+    staging = false;
+    expect(url(check, '/a', ['vse.test'])).toBe('HOST_NOT_ALLOWED');
+    // Many distinct Host values still get each its own answer.
+    for (let i = 0; i < 200; i++) expect(url(check, '/', [`x${i}.localhost`])).toBe(`http://x${i}.localhost/`);
+    expect(url(check, '/', ['localhost:9'])).toBe('http://localhost:9/');
+  });
+
   it('an --allow-host that is not a name, name:port, .domain or * is refused', () => {
     for (const bad of ['', 'a b', 'x:0', '.', '.a:80', 'http://x', '*.x']) expect(() => parseAllowHost(bad), bad).toThrow();
   });

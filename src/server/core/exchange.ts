@@ -6,6 +6,8 @@ export interface ServiceRequest {
   method: string;
   /** Absolute URL: links are built from its origin. */
   url: string;
+  /** `url` already parsed (by the transport, which had to), so the service does not parse it again. */
+  parsedUrl?: URL;
   /** A request header, by case-insensitive name. */
   header(name: string): string | null;
   /** The body (empty string when there is none); a transport refuses one over maxBytes (413) without reading it whole. */

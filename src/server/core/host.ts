@@ -66,6 +66,8 @@ export interface HostCheckOptions {
 export class HostCheck {
   private readonly rules: Rule[];
   private readonly names = new Set<string>();
+  /** Origins of Host values allowed whatever the data says, so a repeated Host costs no parsing. */
+  private readonly known = new Map<string, string>();
 
   constructor(private readonly options: HostCheckOptions = {}) {
     this.rules = (options.allow ?? []).map(parseAllowHost);
@@ -85,13 +87,18 @@ export class HostCheck {
   }
 
   allows(host: HostName): boolean {
+    return this.allowsAlways(host) || (this.options.isStagingHost?.(host.name) ?? false);
+  }
+
+  /** Allowed whatever the data says (loopback, bound address, --allow-host): a verdict that never changes. */
+  private allowsAlways(host: HostName): boolean {
     if (isLoopback(host.name) || this.names.has(host.name)) return true;
     for (const r of this.rules) {
       if (r.kind === 'any') return true;
       if (r.kind === 'suffix' && (host.name === r.domain || host.name.endsWith(`.${r.domain}`))) return true;
       if (r.kind === 'name' && host.name === r.name && (r.port === null || r.port === (host.port ?? 80))) return true;
     }
-    return this.options.isStagingHost?.(host.name) ?? false;
+    return false;
   }
 
   /**
@@ -99,6 +106,11 @@ export class HostCheck {
    * its target. A 400 with the service's error body when either is not acceptable.
    */
   requestUrl(target: string, hosts: string[]): string {
+    return this.requestTarget(target, hosts).href;
+  }
+
+  /** requestUrl as a parsed URL (the service reads it as it is, without parsing it again). */
+  requestTarget(target: string, hosts: string[]): URL {
     // Absolute-form (http://other/...), authority-form and `*` name no path on this origin.
     if (!target.startsWith('/')) {
       throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target must be a path starting with / (absolute URLs and * are not served)' });
@@ -106,7 +118,17 @@ export class HostCheck {
     if (hosts.length !== 1) {
       throw invalidHost(hosts.length ? 'Send exactly one Host header' : 'The Host header is required', hosts.length ? hosts.map(clip) : null);
     }
-    const value = hosts[0]!.trim();
+    const origin = this.known.get(hosts[0]!) ?? this.origin(hosts[0]!);
+    try {
+      return new URL(origin + target);
+    } catch {
+      throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target is not a valid path' });
+    }
+  }
+
+  /** The origin a Host header value names, or a 400 when it is malformed or not served. */
+  private origin(raw: string): string {
+    const value = raw.trim();
     const host = parseHost(value);
     if (!host) throw invalidHost(`The Host header '${clip(value)}' is not a host name or address with an optional port`, clip(value));
     if (!this.allows(host)) {
@@ -118,11 +140,12 @@ export class HostCheck {
       });
     }
     const origin = `http://${host.name}${host.port === null ? '' : `:${host.port}`}`;
-    try {
-      return new URL(origin + target).href;
-    } catch {
-      throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target is not a valid path' });
+    // Remembered only when no data decides it: a staging hostname is looked up on every request.
+    if (this.allowsAlways(host)) {
+      if (this.known.size >= 64) this.known.clear();
+      this.known.set(raw, origin);
     }
+    return origin;
   }
 }
 

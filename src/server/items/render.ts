@@ -1,6 +1,6 @@
 import { ok, type Reply, type RequestContext } from '../core/context.js';
 import { link, linkSet, templated } from '../core/hal.js';
-import { publicItem, savedJson, type ContentItem, type ItemKeys } from './store.js';
+import { publicItem, savedJson, type ContentItem, type ItemKeys, type ItemRow } from './store.js';
 
 /**
  * An item's links, following its state (archived or not, locale, folder) and the caller's
@@ -51,6 +51,22 @@ export function renderItem(ctx: RequestContext, item: ContentItem, projection: s
 /** renderItem (full projection) from the stored JSON: `_links` spliced in, the body never parsed. */
 export function renderItemJson(ctx: RequestContext, keys: ItemKeys, stored: string): string {
   return `${stored.slice(0, stored.lastIndexOf('}'))},"_links":${itemLinksJson(ctx, keys)}}`;
+}
+
+/**
+ * The last answer rendered from a cached row (GET item, the hot read), by whom and on which
+ * origin: reading the same item again sends it as it is. It goes with the row, which the row
+ * cache drops when the item or anything else changes; principals are replaced whenever
+ * permissions could have changed, so a new principal renders again.
+ */
+const lastRendered = new WeakMap<ItemRow, { principal: object; origin: string; json: string }>();
+
+export function renderRowJson(ctx: RequestContext, row: ItemRow): string {
+  const last = lastRendered.get(row);
+  if (last && last.principal === ctx.principal && last.origin === ctx.origin) return last.json;
+  const json = renderItemJson(ctx, row.keys, row.json);
+  lastRendered.set(row, { principal: ctx.principal, origin: ctx.origin, json });
+  return json;
 }
 
 // An item's link set depends on the origin, its state (archived, in a folder, with a locale) and

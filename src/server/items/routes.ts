@@ -8,7 +8,7 @@ import { descendants, itemVersion, itemVersions, items, newItem, saveItem, saveV
 import { repositories } from '../repositories/index.js';
 import { folders } from '../folders/index.js';
 import { changeStatus, copyItem, setWorkflow as setItemWorkflow, updateItem } from './operations.js';
-import { itemChanged, renderedItem, renderItem, renderItemJson } from './render.js';
+import { itemChanged, renderedItem, renderItem, renderRowJson } from './render.js';
 import { cachedItemRow } from './row-cache.js';
 import {
   assignedType,
@@ -70,7 +70,7 @@ export function get(ctx: RequestContext) {
     const row = cachedItemRow(ctx.service, id);
     if (!row) throw notFound('ContentItem', id);
     ctx.authorize({ hubId: row.keys.hubId, repoId: row.keys.contentRepositoryId }, 'ContentItem', id);
-    return { status: 200, json: renderItemJson(ctx, row.keys, row.json) };
+    return { status: 200, json: renderRowJson(ctx, row) };
   }
   const item = loadItem(ctx);
   return ok(renderItem(ctx, version === null ? item : versionOf(ctx, item, version)));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, startServer, type TestServer } from '../../helpers/server.js';
+import { Api, startServer, unique, type TestServer } from '../../helpers/server.js';
 import { contentSetup, createItem, itemBody, type ContentSetup } from '../../helpers/content.js';
 
 // The item row cache (Service.itemRow) after writes: a write drops the rows of the items it
@@ -72,5 +72,22 @@ describe('reads after writes', () => {
     // Writing x itself drops its row.
     expect((await patch(apiA, x, 'x2')).status).toBe(200);
     expect((await apiA.get(`/content-items/${x.id}`)).body.label).toBe('x2');
+  });
+
+  it('the same item read again answers each caller and each origin with its own links', async () => {
+    const x = await createItem(apiA, setup.repoId, setup.uri);
+    const reader = await apiA.client(unique('reader'), ['CONTENT:FUNCTIONAL:CONTENT_ITEM:READ'], [{ resource: 'hubs', id: setup.hubId, permissions: ['READ'] }]);
+    const byName = await new Api(a.url.replace('127.0.0.1', 'localhost')).login();
+    for (let i = 0; i < 2; i++) {
+      const admin = (await apiA.get(`/content-items/${x.id}`)).body;
+      expect(admin._links.self.href).toBe(`${a.url}/v2/content/content-items/${x.id}`);
+      expect(admin._links.update).toBeDefined();
+      const named = (await byName.get(`/content-items/${x.id}`)).body;
+      expect(named._links.self.href).toBe(`${a.url.replace('127.0.0.1', 'localhost')}/v2/content/content-items/${x.id}`);
+      const read = await reader.get(`/content-items/${x.id}`);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body._links.self.href).toBe(`${a.url}/v2/content/content-items/${x.id}`);
+      expect(read.body._links.update).toBeUndefined();
+    }
   });
 });
