@@ -4,6 +4,7 @@ import type { Manifest } from './define.js';
 import { ApiError, CliError, ExitCode } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
+import { visible } from '../output/visible.js';
 import type { Output } from '../output/result.js';
 
 class Interrupted extends CliError {
@@ -126,8 +127,8 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
       printJsonError(io, { message: e.message, code: api?.code ?? e.constructor.name, status: api?.status, exitCode: e.exitCode, hint: e.hint });
       return e.exitCode;
     }
-    io.err(`error: ${e.message}\n`);
-    if (e.hint) io.err(`  ${e.hint}\n`);
+    io.err(`error: ${visible(e.message)}\n`);
+    if (e.hint) io.err(`  ${visible(e.hint)}\n`);
     if (debug && e.stack) io.err(`${e.stack}\n`);
     return e.exitCode;
   }
@@ -135,7 +136,7 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
     printJsonError(io, { message: `unexpected failure: ${(err as Error)?.message ?? String(err)}`, code: 'UNEXPECTED', exitCode: ExitCode.FAILURE });
     return ExitCode.FAILURE;
   }
-  io.err(`error: unexpected failure: ${(err as Error)?.message ?? String(err)}\n`);
+  io.err(`error: unexpected failure: ${visible((err as Error)?.message ?? String(err))}\n`);
   io.err(debug ? `${(err as Error)?.stack ?? ''}\n` : '  Run again with --debug for details, and report it if it persists.\n');
   return ExitCode.FAILURE;
 }

@@ -1,7 +1,8 @@
 import type { IO } from '../cli/io.js';
 import type { PageInfo } from '../core/client.js';
-import { UsageError } from '../core/errors.js';
+import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
+import { visible } from './visible.js';
 import type { Column, Output } from './result.js';
 
 import type { Format } from './formats.js';
@@ -84,19 +85,27 @@ function noteCut(io: IO, limit: number, total: number | undefined): void {
   io.err(`note: showing the first ${limit}${of}; use --all (or --limit 0) for every result, or --limit <n>\n`);
 }
 
-/** -q: the id of each resource, one per line. */
+/**
+ * -q: the id of each resource, one per line, for `| xargs cms ...`. An id a pipe would split
+ * (whitespace), take for an option (a leading -) or that holds control characters is not printed:
+ * the command then fails (exit 1), saying how many were left out.
+ */
 async function printIds(out: Output, io: IO): Promise<void> {
+  let unsafe = 0;
+  const print = (value: unknown) => {
+    const id = idOf(value);
+    if (id === undefined) return;
+    if (PIPE_SAFE_ID.test(id)) io.out(`${id}\n`);
+    else unsafe++;
+  };
   if (out.kind === 'list') {
-    const cut = await take(out.items, out.limit, (row) => {
-      const id = idOf(row);
-      if (id) io.out(`${id}\n`);
-    });
+    const cut = await take(out.items, out.limit, print);
     if (cut.cut) noteCut(io, out.limit!, cut.total);
-    return;
-  }
-  const id = out.kind === 'item' || out.kind === 'done' ? idOf(out.data) : undefined;
-  if (id) io.out(`${id}\n`);
+  } else if (out.kind === 'item' || out.kind === 'done') print(out.data);
+  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
 }
+
+const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f-][^\s\x00-\x1f\x7f-\x9f]*$/;
 
 function idOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -158,9 +167,9 @@ async function applyQuery(value: unknown, expression: string): Promise<unknown> 
 function printQueryResult(value: unknown, io: IO): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
-    for (const v of value) io.out(`${v ?? ''}\n`);
+    for (const v of value) io.out(`${visible(String(v ?? ''))}\n`);
   } else if (typeof value === 'object') io.out(`${JSON.stringify(value, null, 2)}\n`);
-  else io.out(`${value}\n`);
+  else io.out(`${visible(String(value))}\n`);
 }
 
 export function cell(row: unknown, column: Column): string {
@@ -285,10 +294,10 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
   for (const c of fields) {
     const v = typeof c.value === 'function' ? c.value(value) : path(value, c.value);
     if (v && typeof v === 'object' && Object.keys(v).length) {
-      const block = stringify(v).trimEnd().split('\n').map((l: string) => `  ${l}`).join('\n');
+      const block = visible(stringify(v).trimEnd()).split('\n').map((l: string) => `  ${l}`).join('\n');
       io.out(`${paint.bold(c.header)}\n${block}\n`);
     } else {
-      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(cell(value, c)), paint)}\n`);
+      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(oneLine(cell(value, c))), paint)}\n`);
     }
   }
 }
@@ -310,7 +319,8 @@ function inferColumns(rows: unknown[], max: number): Column[] {
     .map((k) => ({ header: headerFor(k), value: k }));
 }
 
-const oneLine = (s: string) => s.replace(/[\t\n\r]+/g, ' ');
+/** A cell on one line, with no control character left (tables, piped rows, records). */
+const oneLine = (s: string) => visible(s.replace(/[\t\n\r]+/g, ' '));
 const width = (s: string) => [...s].length;
 
 function truncate(s: string, max: number): string {

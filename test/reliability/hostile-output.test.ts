@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliHome } from '../helpers/cli.js';
+
+// What a hostile service (CMS_API_URL) answers must not drive the user's terminal or the shell
+// pipeline `cms ... -q | xargs cms ...`: terminal control sequences in names and labels are
+// shown escaped, and -q never prints an id that a pipe would split or read as an option.
+const ESC_TITLE = '\x1b]0;pwned\x07';
+const CLEAR = '\x1b[2J\x1b[H';
+const hubs = [
+  { id: '6b0000000000000000000001', name: `evil${ESC_TITLE}`, label: `Label${CLEAR}\x9b31m`, status: 'ACTIVE', createdDate: '2026-01-01T00:00:00.000Z' },
+  { id: 'x\n--profile\nother', name: 'newline-id', label: 'n', status: 'ACTIVE' },
+  { id: '--dry-run', name: 'option-id', label: 'o', status: 'ACTIVE' },
+  { id: 'a b', name: 'space-id', label: 's', status: 'ACTIVE' },
+];
+
+describe('output from a hostile service', () => {
+  const home = new CliHome();
+  let server: Server;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const body =
+        path === '/oauth/token'
+          ? { access_token: 'token', token_type: 'bearer', expires_in: 3600 }
+          : path === '/v2/content/hubs'
+            ? { _embedded: { hubs }, page: { number: 0, size: 100, totalPages: 1, totalElements: hubs.length } }
+            : path === '/v2/content/hubs/6b0000000000000000000001'
+              ? hubs[0]
+              : { errors: [{ level: 'ERROR', code: 'NOT_FOUND', message: `no ${CLEAR}such thing${ESC_TITLE}` }] };
+      res.writeHead(path.startsWith('/v2/content/hubs') || path === '/oauth/token' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    env = { CMS_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' };
+  });
+  afterAll(() => {
+    server.close();
+    home.cleanup();
+  });
+
+  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+  it('tables and records, on a terminal and piped, show control characters escaped', async () => {
+    for (const extra of [{ CMS_FORCE_TTY: '200' }, {}]) {
+      const list = await home.run(['hub', 'list'], { env: { ...env, ...extra } });
+      expect(list.exitCode, list.stderr).toBe(0);
+      expect(list.stdout).not.toMatch(controls);
+      expect(list.stdout).toContain('evil\\x1b]0;pwned\\x07');
+      const one = await home.run(['hub', 'get', '6b0000000000000000000001'], { env: { ...env, ...extra } });
+      expect(one.stdout).not.toMatch(controls);
+    }
+  });
+
+  it('error messages from the service show control characters escaped', async () => {
+    const res = await home.run(['api', 'GET', '/nothing'], { env });
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).not.toMatch(controls);
+  });
+
+  it('-q prints only ids a pipe cannot split or take for an option, and says what it left out', async () => {
+    const res = await home.run(['hub', 'list', '-q'], { env });
+    expect(res.stdout).toBe('6b0000000000000000000001\n');
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toContain('3 ids were not printed');
+  });
+});
