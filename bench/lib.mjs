@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: start `cms sandbox serve` on a temporary data directory,
 // talk to it, and summarise samples.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,8 +166,14 @@ export async function targetHub(call, name) {
   return model;
 }
 
-/** Runs the CLI to completion, sampling its peak RSS (VmHWM) while it runs. */
+/**
+ * Runs the CLI to completion, sampling its peak RSS (VmHWM) while it runs. The disk is synced
+ * first: the harness's own earlier work (seeding, removing a previous round's 5,000 files) left
+ * writeback and journal commits pending, and on this machine's ext4 (mounted with discard) each
+ * file the CLI then created waited ~0.7 ms for them: 3 s of a 4 s export was that wait.
+ */
 export function measure(env, cliArgs) {
+  execFileSync('sync');
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [bin, ...cliArgs, '-o', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -87,10 +87,14 @@ export class Collection<T extends { id: string }> {
    * One page and the total, from one statement: both from the same snapshot of the table. The
    * total is a scalar subquery (evaluated once, from the index) rather than `count(*) OVER ()`,
    * which would materialize every matching row, bodies and all, for each page.
+   * The page's rows are chosen by rowid first: a sort no index serves then holds keys and rowids,
+   * not every matching body (which spilled to temporary files on disk at a few thousand items).
    */
   page(filter: Filter, req: PageRequest): PageResult<T> {
     const total = `(SELECT count(*) FROM ${this.table} WHERE ${filter.where}) AS total`;
-    const rows = stmt(this.db, `SELECT ${this.selected}, ${total} FROM ${this.table} WHERE ${filter.where} ${this.orderBy(req.sort)} LIMIT ? OFFSET ?`).all(
+    const order = this.orderBy(req.sort);
+    const chosen = `rowid IN (SELECT rowid FROM ${this.table} WHERE ${filter.where} ${order} LIMIT ? OFFSET ?)`;
+    const rows = stmt(this.db, `SELECT ${this.selected}, ${total} FROM ${this.table} WHERE ${chosen} ${order}`).all(
       ...filter.params,
       ...filter.params,
       req.size,
@@ -121,8 +125,9 @@ export class Collection<T extends { id: string }> {
         return expr ? `${expr} ${s.dir === 'desc' ? 'DESC' : 'ASC'}` : null;
       })
       .filter(Boolean);
-    // rowid keeps pages stable when the sort keys tie.
-    parts.push('rowid ASC');
+    // rowid keeps pages stable when the sort keys tie. It runs the way the last key does, so an
+    // index on the keys (which ends in rowid) serves the order either way without a sort.
+    parts.push(`rowid ${sort.at(-1)?.dir === 'desc' ? 'DESC' : 'ASC'}`);
     return `ORDER BY ${parts.join(', ')}`;
   }
 }
