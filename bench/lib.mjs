@@ -168,9 +168,11 @@ export async function targetHub(call, name) {
 
 /**
  * Runs the CLI to completion, sampling its peak RSS (VmHWM) while it runs. The disk is synced
- * first: the harness's own earlier work (seeding, removing a previous round's 5,000 files) left
- * writeback and journal commits pending, and on this machine's ext4 (mounted with discard) each
- * file the CLI then created waited ~0.7 ms for them: 3 s of a 4 s export was that wait.
+ * first, so the harness's own earlier writes (seeding) are not flushed during the timed run.
+ * Scripts keep their rounds' directories until the end of the run: this machine's ext4 has no
+ * journal, and without one the kernel will not reuse an inode deleted in the last 5-35 s, so
+ * every file created after removing a 5,000-file export scanned past the deleted ones
+ * (`recently_deleted` in a kernel profile): ~0.6 ms a file, 3 s of a 4 s export.
  */
 export function measure(env, cliArgs) {
   execFileSync('sync');

@@ -7,8 +7,14 @@
 // item exported exactly once, each imported exactly once. The rate governor's concurrency over
 // time comes from the CLI itself (CMS_GOVERNOR_LOG).
 // Targets at 40 ms: import >= 300 items/s, export >= 2,500 items/s; with 5% 429s import >= 150 items/s.
-//   node bench/remote.mjs [--items 5000] [--rounds 3] [--baseline-items 200] [--latency 40]
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+// Exports are written to --out (default /dev/shm, a tmpfs). This machine's disk is ext4 without
+// a journal, where the kernel skips inodes deleted in the last 5 minutes while their inode table
+// is unwritten (`recently_deleted`): after any mass deletion (a test run, an earlier benchmark)
+// creating a file there costs ~0.6 ms of kernel time, whatever program creates it. So each round
+// also exports to the disk (tmpdir) and times the plainest possible writer there (open, write,
+// close, rename of the same 5,000 files, no network): the disk's floor, in the same run.
+//   node bench/remote.mjs [--items 5000] [--rounds 3] [--baseline-items 200] [--latency 40] [--out /dev/shm]
+import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, articleBody, inProcess, measure, median, seedHub, startSandbox, targetHub, token } from './lib.mjs';
@@ -26,6 +32,33 @@ const SETUPS = [
 
 const work = mkdtempSync(join(tmpdir(), 'cms-remote-'));
 const dataDir = join(work, 'sandbox');
+const outRoot = args.includes('--out') ? args[args.indexOf('--out') + 1] : writable('/dev/shm') ? '/dev/shm' : tmpdir();
+const out = mkdtempSync(join(outRoot, 'cms-remote-out-'));
+
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The disk's floor: the files of an export written again into a new directory, one after another, as plainly as possible. */
+function plainWrites(fromDir, toDir) {
+  const files = readdirSync(join(fromDir, 'items'), { recursive: true }).filter((f) => String(f).endsWith('.json'));
+  const texts = files.map((f) => readFileSync(join(fromDir, 'items', String(f))));
+  mkdirSync(toDir, { recursive: true });
+  const started = process.hrtime.bigint();
+  texts.forEach((text, n) => {
+    const temp = join(toDir, `.${n}.tmp`);
+    const fd = openSync(temp, 'wx');
+    writeSync(fd, text);
+    closeSync(fd);
+    renameSync(temp, join(toDir, `${n}.json`));
+  });
+  return { items: texts.length, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
 
 /** Every item of a repository, read without faults' help: a plain paged listing (retrying refusals). */
 async function listAll(call, repoId) {
@@ -135,15 +168,22 @@ try {
     const served = await startSandbox({ CMS_DATA_DIR: dataDir }, ['--faults', setup.faults]);
     const env = { ...process.env, CMS_API_URL: served.url, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret', CMS_CONFIG_DIR: join(work, 'config'), CMS_DATA_DIR: join(work, 'cli-data'), CMS_PROFILE: '', NO_COLOR: '1' };
     const call = api(served.url, await patient(() => token(served.url)));
-    const results = { export: [], import: [], seqExport: [], seqImport: [] };
+    const results = { export: [], import: [], seqExport: [], seqImport: [], diskExport: [], diskFloor: [] };
     try {
       for (let r = 1; r <= ROUNDS; r++) {
         process.stderr.write(`  round ${r}/${ROUNDS}\n`);
-        const dir = join(work, `export-${s}-${r}`);
+        const dir = join(out, `export-${s}-${r}`);
         const e = await timed(env, ['item', 'export', dir, '--hub', 'remote'], `export-${s}-${r}`);
         if (e.result.items !== ITEMS) throw new Error(`export: ${e.result.items} items`);
         checkExport(dir, ids);
         results.export.push(e);
+        if (s === 0) {
+          const onDisk = join(work, `export-disk-${r}`);
+          const d = await timed(env, ['item', 'export', onDisk, '--hub', 'remote'], `export-disk-${r}`);
+          checkExport(onDisk, ids);
+          results.diskExport.push(d);
+          results.diskFloor.push(plainWrites(dir, join(work, `plain-${r}`)));
+        }
         const dst = `dst-${s}-${r}`;
         const i = await timed(env, ['item', 'import', dir, '--hub', dst], `import-${s}-${r}`);
         if (i.result.created !== ITEMS || i.result.failed) throw new Error(`import: ${JSON.stringify(i.result)}`);
@@ -152,7 +192,7 @@ try {
         const repos = await patient(() => call('GET', `/hubs/${hub.id}/content-repositories`));
         checkOnce(`import into ${dst}`, labels, await listAll(call, repos._embedded['content-repositories'][0].id));
         results.import.push(i);
-        rmSync(dir, { recursive: true, force: true });
+        // The directory stays until the end of the run: deleting it here would slow the next round's file creation (see measure() in lib.mjs).
         results.seqExport.push(await sequentialExport(call, source.repo.id));
         if (s === 0 || r === 1) results.seqImport.push(await sequentialImport(call, baselineModel.repo.id, baselineModel.schemaId, BASELINE));
       }
@@ -162,7 +202,7 @@ try {
     rows.push({ setup, results });
   }
 
-  console.log(`remote, ${ITEMS} items with links, ${ROUNDS} rounds (medians), cms sandbox serve on 127.0.0.1 with --faults, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log(`remote, ${ITEMS} items with links, ${ROUNDS} rounds (medians), cms sandbox serve on 127.0.0.1 with --faults, exports to ${outRoot}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   console.log('| faults | measurement | items/s (median) | items/s (min–max) | wall s | x sequential | peak RSS MB | peak concurrency | target |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
   const series = [];
@@ -178,14 +218,21 @@ try {
       console.log(`| ${setup.name} | \`cms item ${kind}\` | ${fmt(rate)} | ${range(rates)} | ${median(results[kind].map((x) => x.seconds)).toFixed(2)} | ${(rate / base).toFixed(1)} | ${median(results[kind].map((x) => x.peakMb)).toFixed(0)} | ${Math.max(...results[kind].map((x) => x.governor.peak))} | ${verdict} |`);
       series.push(`${setup.name}, ${kind} (median round, ${mid.governor.cuts ?? 0} cut(s)): ${mid.governor.series}`);
     }
-    for (const [k, label, n] of [['seqExport', 'sequential export (pages of 100, one at a time)', ITEMS], ['seqImport', `sequential import (one POST at a time, ${BASELINE} items)`, BASELINE]]) {
-      const rates = results[k].map((x) => x.items / x.seconds);
-      console.log(`| ${setup.name} | ${label} | ${fmt(median(rates))} | ${range(rates)} | ${median(results[k].map((x) => x.seconds)).toFixed(2)} | 1 | | 1 | |`);
-      void n;
+    const extra = [
+      ['seqExport', 'sequential export (pages of 100, one at a time)'],
+      ['seqImport', `sequential import (one POST at a time, ${BASELINE} items)`],
+      ['diskExport', `\`cms item export\` to the disk (${tmpdir()}, ext4 without a journal)`],
+      ['diskFloor', `plain writes of the same ${ITEMS} files to the disk, no network (the disk's floor)`],
+    ];
+    for (const [k, label] of extra) {
+      if (!results[k].length) continue;
+      const rates = results[k].map((x) => (x.items ?? ITEMS) / x.seconds);
+      console.log(`| ${setup.name} | ${label} | ${fmt(median(rates))} | ${range(rates)} | ${median(results[k].map((x) => x.seconds)).toFixed(2)} | ${k.startsWith('seq') ? 1 : ''} | ${results[k][0].peakMb ? median(results[k].map((x) => x.peakMb)).toFixed(0) : ''} | | |`);
     }
   }
   console.log('\nGovernor concurrency over time (second:limit):\n');
   for (const line of series) console.log(`- ${line}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
 }
