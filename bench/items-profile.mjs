@@ -4,6 +4,7 @@
 // functions by self time. The .cpuprofile stays in --out for a closer look (Chrome DevTools).
 //   node bench/items-profile.mjs [--requests 4000] [--out /tmp/cms-prof]
 //   node bench/items-profile.mjs --get [--requests 40000]   (GETs of one item: the hot read)
+//   node bench/items-profile.mjs --post [--requests 4000]   (creates only)
 //   node bench/items-profile.mjs --analyze file.cpuprofile
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -52,6 +53,10 @@ try {
     throw new Done();
   }
   const created = await run({ url: `${url}/v2/content/content-repositories/${repo.id}/content-items`, method: 'POST', headers, body: JSON.stringify({ label: 'Profiled', body: articleBody(schemaId, 1) }) });
+  if (args.includes('--post')) {
+    console.log(`creates: ${created.requests.average} req/s (${created.non2xx} non-2xx)`);
+    throw new Done();
+  }
   // PATCH one item per connection again and again: each answer's version feeds the next request.
   const targets = [];
   for (let i = 0; i < 40; i++) targets.push(await call('POST', `/content-repositories/${repo.id}/content-items`, { label: `Patched ${i}`, body: articleBody(schemaId, i) }));

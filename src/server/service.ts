@@ -22,6 +22,7 @@ import { FaultInjector, type FaultDecision, type FaultRule } from './core/faults
 import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
 import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
 import { takeChangedItems } from './items/written.js';
+import { WriteBatch } from './core/write-batch.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -62,6 +63,8 @@ export class Service implements ServiceHost {
   readonly caches = new Caches();
   private readonly dataVersion: Statement;
   private readonly inTransaction: ReturnType<typeof transactionRunner>;
+  /** Writes that arrive together commit together (group commit); see write-batch.ts. */
+  private readonly writes: WriteBatch;
   private seenDataVersion = -1;
   private changedHere = true;
   private itemsChangedHere = false;
@@ -75,6 +78,7 @@ export class Service implements ServiceHost {
     for (const r of routes) if (!this.byOp.has(r.op)) this.byOp.set(r.op, r);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.inTransaction = transactionRunner(this.db);
+    this.writes = new WriteBatch(this.db, () => this.markChanged());
     this.faults = new FaultInjector(options.faultSeed);
     if (options.faults) this.faults.configure(options.faults, options.faultSeed);
   }
@@ -99,6 +103,7 @@ export class Service implements ServiceHost {
 
   /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
   async tick(): Promise<void> {
+    this.writes.commit();
     this.syncCaches();
     await this.scheduler.runDue();
   }
@@ -200,18 +205,26 @@ export class Service implements ServiceHost {
       if (previous) return previous;
     }
     if (route.async) {
+      this.writes.commit();
       this.markChanged();
       return handler(ctx);
     }
-    // Reads need no transaction: each statement sees one consistent snapshot (pages are one statement).
-    if (req.method === 'GET') return checkedReply(handler, ctx);
+    // Reads need no transaction: each statement sees one consistent snapshot (pages are one
+    // statement). Writes not yet committed are committed first: a read never sees one that might be undone.
+    if (req.method === 'GET') {
+      this.writes.commit();
+      return checkedReply(handler, ctx);
+    }
+    const write = () => this.inTransaction.immediate(handler, ctx, idempotencyKey);
+    let committed: Promise<Reply>;
     try {
-      const write = () => this.inTransaction.immediate(handler, ctx, idempotencyKey);
       // A webhook delivery (its own or another sandbox's) changes content but triggers no deliveries: no loops.
-      return req.header(DELIVERY_HEADER) ? withoutEvents(this.db, write) : write();
+      committed = this.writes.run(req.header(DELIVERY_HEADER) ? () => withoutEvents(this.db, write) : write);
     } finally {
+      // Now, not once committed: a read in between commits the batch first and must not find the old row cached.
       this.markChanged(ITEM_WRITES.test(route.op));
     }
+    return committed;
   }
 
   /** Sets ctx.principal from the bearer token (401 when missing or invalid); public routes that also take a token call it themselves. */
@@ -252,6 +265,7 @@ export class Service implements ServiceHost {
 
   close(): void {
     this.scheduler.stop();
+    if (this.db.open) this.writes.commit();
     if (this.db.open) this.db.close();
   }
 }

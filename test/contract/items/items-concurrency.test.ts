@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { Api, startServer, type TestServer } from '../../helpers/server.js';
 import { contentSetup, createItem, itemBody, type ContentSetup } from '../../helpers/content.js';
 
@@ -84,5 +86,42 @@ describe('reads after writes elsewhere', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe('writes that arrive together (group commit)', () => {
+  it('40 creates at once: each is committed when answered (another connection sees it), each exactly once, and a repeated Idempotency-Key in the same moment creates one item', async () => {
+    const other = new Database(join(srv.dataDir, 'sandbox.db'), { readonly: true });
+    try {
+      const stored = other.prepare('SELECT id FROM content_items WHERE id = ?').pluck();
+      const create = async (n: number) => {
+        const res = await admin.req('POST', `/content-repositories/${s.repoId}/content-items`, { label: `Together ${n}`, body: itemBody(s.uri, { title: `Together ${n}` }) });
+        expect(res.status).toBe(201);
+        // Answered means committed: another process reading the database finds it at once.
+        expect(stored.get(res.body.id)).toBe(res.body.id);
+        return res.body.id as string;
+      };
+      const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => create(n)));
+      expect(new Set(ids).size).toBe(40);
+
+      const key = `together-${Date.now()}`;
+      const once = () => admin.req('POST', `/content-repositories/${s.repoId}/content-items`, { label: 'Once', body: itemBody(s.uri, { title: 'Once' }) }, { headers: { 'Idempotency-Key': key } });
+      const replies = await Promise.all([once(), once(), once()]);
+      expect(replies.map((r) => r.status)).toEqual([201, 201, 201]);
+      expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
+      expect(other.prepare("SELECT count(*) FROM content_items WHERE label = 'Once'").pluck().get()).toBe(1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('a create that fails among others that succeed changes nothing; the others are stored', async () => {
+    const good = (n: number) => admin.req('POST', `/content-repositories/${s.repoId}/content-items`, { label: `Mixed ${n}`, body: itemBody(s.uri, { title: `Mixed ${n}` }) });
+    const bad = () => admin.req('POST', `/content-repositories/${s.repoId}/content-items`, { label: 'Mixed bad', body: { _meta: { schema: 'https://nowhere.example.com/none.json' } } });
+    const replies = await Promise.all([good(0), bad(), good(1), bad(), good(2)]);
+    expect(replies.map((r) => r.status)).toEqual([201, replies[1]!.status, 201, replies[3]!.status, 201]);
+    expect(replies[1]!.status).toBeGreaterThanOrEqual(400);
+    const listed = (await admin.get(`/content-repositories/${s.repoId}/content-items?size=100&sort=createdDate,desc`)).body._embedded['content-items'].map((i: { label: string }) => i.label);
+    expect(listed.filter((l: string) => l.startsWith('Mixed')).sort()).toEqual(['Mixed 0', 'Mixed 1', 'Mixed 2']);
   });
 });
