@@ -130,35 +130,74 @@ _cms_unquote() {
   printf '%s' "$w"
 }
 
+# Bash splits words at COMP_WORDBREAKS, ':' included: \`--repo ns:name\` arrives as \`ns\`, \`:\`,
+# \`name\`. Sets _cms_words/_cms_cword to the words with those pieces re-joined (pieces with no
+# blank between them, next to a ':', as COMP_LINE shows), and _cms_keep to the part of the
+# current word before its last such ':', which bash keeps (it replaces only what follows).
+_cms_words_by_colon() {
+  _cms_words=() _cms_cword=0 _cms_keep=""
+  local line=\${COMP_LINE-} word i joined=0 last=\${COMP_WORDS[COMP_CWORD]}
+  for ((i = 0; i <= COMP_CWORD; i++)); do
+    word=\${COMP_WORDS[i]}
+    if [[ -n $line ]]; then
+      local rest=\${line#"\${line%%[![:blank:]]*}"}
+      if [[ \${rest:0:\${#word}} != "$word" ]]; then
+        # COMP_LINE does not match the words (set by hand): take the words as they are.
+        _cms_words=("\${COMP_WORDS[@]:0:COMP_CWORD+1}") _cms_cword=$COMP_CWORD _cms_keep=""
+        return
+      fi
+      if ((i > 1)) && [[ $rest == "$line" ]] && [[ $word == :* || \${_cms_words[\${#_cms_words[@]}-1]} == *: ]]; then
+        _cms_words[\${#_cms_words[@]}-1]+=$word
+        ((i == COMP_CWORD)) && joined=1
+        line=\${rest:\${#word}}
+        continue
+      fi
+      line=\${rest:\${#word}}
+    fi
+    _cms_words+=("$word")
+    ((i == COMP_CWORD)) && joined=0
+  done
+  _cms_cword=$((\${#_cms_words[@]} - 1))
+  if ((joined)); then
+    local kept=\${_cms_words[_cms_cword]}
+    [[ -n \${last//:/} ]] && kept=\${kept%"$last"}
+    _cms_keep=$(_cms_unquote "$kept")
+  fi
+}
+
 # Reads candidate lines (word<TAB>description) on stdin; adds those starting with $1 to
-# COMPREPLY, each quoted with %q so the line holds it literally.
+# COMPREPLY, each quoted with %q so the line holds it literally. $2, a start of $1 that bash
+# keeps on the line (up to a ':'), is left out of what is offered.
 _cms_offer() {
-  local cur=$1 line word quoted
+  local cur=$1 keep=\${2-} line word quoted
   local -a lines
   mapfile -t lines
   for line in "\${lines[@]}"; do
     word=\${line%%$'\\t'*}
     [[ -n $word && $word == "$cur"* ]] || continue
-    printf -v quoted '%q' "$word"
+    printf -v quoted '%q' "\${word:\${#keep}}"
     COMPREPLY+=("$quoted")
   done
 }
 
 _cms_complete() {
   COMPREPLY=()
-  local cur prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  cur=$(_cms_unquote "\${COMP_WORDS[COMP_CWORD]}")
+  local -a _cms_words
+  local _cms_cword _cms_keep
+  _cms_words_by_colon
+  local cur prev="\${_cms_words[_cms_cword-1]}"
+  cur=$(_cms_unquote "\${_cms_words[_cms_cword]}")
   local path="cms" word next i positional=0 hub="" profile=""
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+  for ((i = 1; i < _cms_cword; i++)); do
+    word="\${_cms_words[i]}"
     case $word in
       --hub=*) hub=$(_cms_unquote "\${word#--hub=}"); continue ;;
       --profile=*) profile=$(_cms_unquote "\${word#--profile=}"); continue ;;
       -*)
-        if [[ "\${_cms_valopts[$path]-} \${_cms_valopts[cms]}" == *" $word "* ]] && ((i + 1 < COMP_CWORD)); then
+        if [[ "\${_cms_valopts[$path]-} \${_cms_valopts[cms]}" == *" $word "* ]] && ((i + 1 < _cms_cword)); then
           i=$((i + 1))
-          [[ $word == --hub ]] && hub=$(_cms_unquote "\${COMP_WORDS[i]}")
-          [[ $word == --profile ]] && profile=$(_cms_unquote "\${COMP_WORDS[i]}")
+          [[ $word == --hub ]] && hub=$(_cms_unquote "\${_cms_words[i]}")
+          [[ $word == --profile ]] && profile=$(_cms_unquote "\${_cms_words[i]}")
         fi
         continue ;;
     esac
@@ -173,7 +212,7 @@ _cms_complete() {
     [[ -n $profile ]] && args+=("--profile=$profile")
     args+=(__complete "\${values#@}")
     [[ -n $hub ]] && args+=("--hub=$hub")
-    _cms_offer "$cur" < <(cms "\${args[@]}" 2>/dev/null)
+    _cms_offer "$cur" "$_cms_keep" < <(cms "\${args[@]}" 2>/dev/null)
     return
   elif [[ -n $values ]]; then
     read -ra words <<< "$values"
@@ -182,7 +221,7 @@ _cms_complete() {
   else
     read -ra words <<< "\${_cms_subs[$path]-}"
   fi
-  _cms_offer "$cur" < <(printf '%s\\n' "\${words[@]}")
+  _cms_offer "$cur" "$_cms_keep" < <(printf '%s\\n' "\${words[@]}")
 }
 complete -F _cms_complete cms
 `;

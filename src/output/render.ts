@@ -3,6 +3,7 @@ import type { PageInfo } from '../core/client.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
 import { visible } from './visible.js';
+import { similar } from '../cli/suggest.js';
 import type { Column, Output } from './result.js';
 
 import type { Format } from './formats.js';
@@ -194,16 +195,78 @@ function path(row: unknown, dotted: string): unknown {
  */
 function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean): Column[] {
   const own = columns?.length ? columns : inferColumns(rows, 6);
-  if (named) {
-    return named
-      .split(',')
-      .map((n) => n.trim())
-      .filter(Boolean)
-      .map((n) => own.find((c) => c.header.toLowerCase() === n.toLowerCase()) ?? { header: n.toUpperCase(), value: n });
-  }
+  if (named) return namedColumns(rows, own, named);
   if (!wide) return own;
   const shown = new Set(own.map((c) => (typeof c.value === 'string' ? c.value.split('.')[0] : '')));
   return [...own, ...inferColumns(rows, Infinity).filter((c) => !shown.has(c.value as string))];
+}
+
+/**
+ * --columns names: a header of the kind's columns, a header -o wide would show (a field's, e.g.
+ * "created date"), or a dotted path whose first key is a field of some row. Anything else is a
+ * usage error naming what there is, rather than a column that is empty on every row. A list with
+ * no rows has no fields to check: paths then pass (there is nothing to show either way).
+ */
+function namedColumns(rows: unknown[], own: Column[], named: string): Column[] {
+  const fields = fieldsOf(rows);
+  const unknown: string[] = [];
+  const chosen = named
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((n): Column => {
+      const lower = n.toLowerCase();
+      const header = own.find((c) => c.header.toLowerCase() === lower);
+      if (header) return header;
+      const field = fields.find((f) => headerFor(f).toLowerCase() === lower);
+      if (field !== undefined) return { header: headerFor(field), value: field };
+      if (rows.length && !fields.includes(n.split('.')[0]!)) unknown.push(n);
+      return { header: n.toUpperCase(), value: n };
+    });
+  if (unknown.length) throw unknownColumns(unknown, own, fields, rows);
+  return chosen;
+}
+
+/** The top-level fields of the rows (every row's, in the order first seen), without `_` plumbing. */
+function fieldsOf(rows: unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (row && typeof row === 'object' && !Array.isArray(row)) for (const k of Object.keys(row)) if (!k.startsWith('_')) seen.add(k);
+  }
+  return [...seen];
+}
+
+function unknownColumns(unknown: string[], own: Column[], fields: string[], rows: unknown[]): UsageError {
+  const shownName = (s: string) => oneLine(s);
+  const headers = own.map((c) => c.header.toLowerCase());
+  const candidates = [...new Set([...headers, ...fields])];
+  const quoted = unknown.map((n) => `'${shownName(n)}'`).join(', ');
+  const lines: string[] = [];
+  for (const n of unknown) {
+    const close = similar(n.split('.')[0]!, candidates);
+    if (close.length) lines.push(`'${shownName(n)}': did you mean ${close.map((c) => `'${shownName(c)}'`).join(' or ')}?`);
+  }
+  const more = fields.filter((f) => !headers.includes(f.toLowerCase()));
+  const list = (names: string[]) => (names.length > 40 ? [...names.slice(0, 40), '…'] : names).map(shownName).join(', ');
+  lines.push(`Columns: ${list(headers)}`);
+  if (more.length) lines.push(`Fields: ${list(more)}`);
+  const example = pathExample(rows, fields);
+  lines.push(`Or a dotted path into a field${example ? `, e.g. ${shownName(example)}` : ''}.`);
+  return new UsageError(`Unknown column${unknown.length === 1 ? '' : 's'} ${quoted} in --columns`, lines.join('\n  '));
+}
+
+/** `field.key` for the first field that holds an object with a key, to show what a path looks like. */
+function pathExample(rows: unknown[], fields: string[]): string | undefined {
+  for (const f of fields) {
+    for (const row of rows) {
+      const v = (row as Record<string, unknown> | null)?.[f];
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const key = Object.keys(v).find((k) => !k.startsWith('_'));
+        if (key) return `${f}.${key}`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** How a cell's text is shown: UTC stamps in local time when asked. */

@@ -27,6 +27,7 @@ const HOSTILE = [
   'with space',
   'x:y=z',
   '$(touch pwned6)',
+  'ns:$(touch pwned8) x',
 ];
 /** Names a shell cannot show as one word: offered by id only. */
 const CONTROL = ['line\nbreak$(touch pwned7)', 'tab\there'];
@@ -74,15 +75,21 @@ const script = async (shell: string) => {
 const expected = (prefix = '') => [...HOSTILE.filter((n) => n.startsWith(prefix)), ...(prefix ? [] : CONTROL.map((n) => repoIds.get(n)!))].sort();
 
 describe('bash', () => {
-  /** COMPREPLY of a line, each entry as the shell would read it back once inserted. */
-  const complete = async (words: string[], extra: Record<string, string> = {}) => {
+  /**
+   * COMPREPLY of a line, each entry as the shell would read it back once inserted. `line` is
+   * COMP_LINE when the words are not simply the line split at spaces (bash splits `a:b` into
+   * `a`, `:`, `b`: ':' is in COMP_WORDBREAKS).
+   */
+  const complete = async (words: string[], extra: Record<string, string> = {}, line = words.join(' ')) => {
     const file = await script('bash');
     const program = `source ${file}
 cms() { node ${BIN} "$@"; }
-COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}
+COMP_LINE=$1; shift
+COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_POINT=\${#COMP_LINE}
 _cms_complete
-printf '%s\\0' "\${COMPREPLY[@]}" > ${scratch}/script.reply`;
-    execFileSync('bash', ['-c', program, 'bash', ...words], { cwd: scratch, env: env(extra) });
+: > ${scratch}/script.reply
+if ((\${#COMPREPLY[@]})); then printf '%s\\0' "\${COMPREPLY[@]}" > ${scratch}/script.reply; fi`;
+    execFileSync('bash', ['-c', program, 'bash', line, ...words], { cwd: scratch, env: env(extra) });
     const reply = readReply();
     // What the user runs after accepting a candidate: the word must read back as the name.
     const readBack = reply.map((w) => execFileSync('bash', ['-c', `printf '%s\\0' ${w}`], { cwd: scratch, env: env(), encoding: 'utf8' }).split('\0').slice(0, -1));
@@ -107,9 +114,59 @@ printf '%s\\0' "\${COMPREPLY[@]}" > ${scratch}/script.reply`;
     expect(await complete(['cms', 'item', 'list', '--hub', 'site', '--repo', 'x'])).toEqual(expected('x'));
   });
 
+  it("completes a name holding ':' from the words bash split it into, offering only what follows the ':'", async () => {
+    // Bash replaces only the text after the last ':' (a COMP_WORDBREAKS character).
+    const line = 'cms item list --hub site --repo';
+    expect(await complete([...line.split(' '), 'x', ':'], {}, `${line} x:`)).toEqual(['y=z']);
+    expect(await complete([...line.split(' '), 'x', ':', 'y'], {}, `${line} x:y`)).toEqual(['y=z']);
+    expect(await complete([...line.split(' '), 'ns', ':'], {}, `${line} ns:`)).toEqual(['$(touch pwned8) x']);
+    // A ':' after a space starts a word of its own: nothing starts with it.
+    expect(await complete([...line.split(' '), 'x', ':'], {}, `${line} x :`)).toEqual([]);
+  });
+
   it('honours --profile and --hub wherever they are on the line, and hub names', async () => {
     expect(await complete(['cms', 'repo', 'get', '--hub', 'site', ''])).toEqual(expected());
     expect(await complete(['cms', 'hub', 'get', ''])).toEqual(['other', 'site']);
+  });
+});
+
+describe('bash line editor', () => {
+  // The real thing: an interactive bash in a pseudo-terminal (driven by zsh/zpty) types a line and
+  // TAB; a key bound after it writes the edited line. bash splits words at COMP_WORDBREAKS (':').
+  const completeLine = async (typed: string) => {
+    const file = await script('bash');
+    const setup = join(scratch, 'script.setup.bash');
+    writeFileSync(
+      setup,
+      `PS1='> '
+cms() { node ${BIN} "$@"; }
+source ${file}
+dump() { printf '%s' "$READLINE_LINE" > ${scratch}/script.line; }
+bind -x '"\\C-x": dump'
+`,
+    );
+    const driver = `zmodload zsh/zpty
+zpty z 'bash --norc --noprofile -i'
+zpty -w z "source ${setup}; echo RE''ADY"
+zpty -r z out '*READY*'
+zpty -w -n z "$1"$'\t\x18'
+for i in {1..600}; do [[ -e ${scratch}/script.line ]] && break; sleep 0.1; done
+zpty -d z`;
+    execFileSync('zsh', ['-f', '-c', driver, 'zsh', typed], { cwd: scratch, env: env({ INPUTRC: '/dev/null' }) });
+    const line = execFileSync('cat', [join(scratch, 'script.line')], { encoding: 'utf8' });
+    rmSync(join(scratch, 'script.line'));
+    return line;
+  };
+  /** The words of an edited line as bash reads them (in the scratch directory: nothing may run). */
+  const readBack = (line: string) => execFileSync('bash', ['-c', `printf '%s\\0' ${line}`], { cwd: scratch, env: env(), encoding: 'utf8' }).split('\0').slice(0, -1);
+
+  it("inserts the rest of a name holding ':' once, quoted", async () => {
+    const typed = 'cms item list --hub site --repo';
+    for (const [prefix, name] of [['x:', 'x:y=z'], ['x:y', 'x:y=z'], ['ns:', 'ns:$(touch pwned8) x'], ['ns', 'ns:$(touch pwned8) x']]) {
+      const line = await completeLine(`${typed} ${prefix}`);
+      expect(line.startsWith(`${typed} ${prefix}`), line).toBe(true);
+      expect(readBack(line).at(-1), line).toBe(name);
+    }
   });
 });
 
