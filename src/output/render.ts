@@ -139,7 +139,9 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
         const rows = value as unknown[];
         return printTable(rows, chooseColumns(rows, columns, opts.columns, wide), io, { wide, headers: opts.headers !== false, show: shown(opts) });
       }
-      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false) : columns, io, Boolean(opts.columns), shown(opts));
+      // One record is often what a write answered (create, update): by now the write is done, so an
+      // unknown name is said on stderr and left out, not an exit 2 that invites running it again.
+      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false, (err) => io.err(`warning: ${err.message}\n  ${err.hint ?? ''}\n`)) : columns, io, Boolean(opts.columns), shown(opts));
     }
   }
 }
@@ -193,9 +195,9 @@ function path(row: unknown, dotted: string): unknown {
  * The columns to show: --columns names (a kind's header, case-insensitive, or a dotted path),
  * else the kind's own; -o wide adds every other top-level scalar field of the rows.
  */
-function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean): Column[] {
+function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean, warn?: (err: UsageError) => void): Column[] {
   const own = columns?.length ? columns : inferColumns(rows, 6);
-  if (named) return namedColumns(rows, own, named);
+  if (named) return namedColumns(rows, own, named, warn);
   if (!wide) return own;
   const shown = new Set(own.map((c) => (typeof c.value === 'string' ? c.value.split('.')[0] : '')));
   return [...own, ...inferColumns(rows, Infinity).filter((c) => !shown.has(c.value as string))];
@@ -207,7 +209,7 @@ function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: st
  * usage error naming what there is, rather than a column that is empty on every row. A list with
  * no rows has no fields to check: paths then pass (there is nothing to show either way).
  */
-function namedColumns(rows: unknown[], own: Column[], named: string): Column[] {
+function namedColumns(rows: unknown[], own: Column[], named: string, warn?: (err: UsageError) => void): Column[] {
   const fields = fieldsOf(rows);
   const unknown: string[] = [];
   const chosen = named
@@ -223,8 +225,10 @@ function namedColumns(rows: unknown[], own: Column[], named: string): Column[] {
       if (rows.length && !fields.includes(n.split('.')[0]!)) unknown.push(n);
       return { header: n.toUpperCase(), value: n };
     });
-  if (unknown.length) throw unknownColumns(unknown, own, fields, rows);
-  return chosen;
+  if (!unknown.length) return chosen;
+  if (!warn) throw unknownColumns(unknown, own, fields, rows);
+  warn(unknownColumns(unknown, own, fields, rows));
+  return chosen.filter((c) => !unknown.includes(c.value as string));
 }
 
 /** The top-level fields of the rows (every row's, in the order first seen), without `_` plumbing. */
