@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
+import { serveSandbox } from '../helpers/serve.js';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** Sets up a hub with a repository, an assigned type and one item, through `cms api`. */
 async function seed(home: CliHome) {
@@ -82,6 +85,48 @@ describe('cms sandbox clock, job and item publish', () => {
     expect((await home.run(['job', 'cancel', job.id])).exitCode).toBe(1);
     expect((await home.run(['job', 'wait', job.id, '--timeout', 'forever'])).exitCode).toBe(2);
     expect((await home.run(['job', 'create', '--snapshot', snapshot.id, '--at', 'next week'])).exitCode).toBe(2);
+  });
+
+  it('job list without --snapshot against a service that lacks the sandbox listing (404, as the hosted one) gathers every snapshot\'s jobs, newest snapshot first; --limit stops early', async () => {
+    const viaSandbox = await home.json(['job', 'list', '--hub', 'pub', '--all']);
+    expect(viaSandbox.length).toBeGreaterThanOrEqual(3);
+    const served = await serveSandbox({ ...home.env });
+    // In front of it, a service without the /__sandbox endpoints: they answer 404 like unknown paths.
+    const seen: string[] = [];
+    const proxy = createServer((req, res) => {
+      seen.push(`${req.method} ${(req.url ?? '').split('?')[0]}`);
+      if ((req.url ?? '').startsWith('/__sandbox/')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'NOT_FOUND', level: 'ERROR', message: 'Not found' }] }));
+        return;
+      }
+      const target = new URL(req.url ?? '/', served.url);
+      const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const env = { CMS_API_URL: url, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret' };
+      const gathered = await home.json(['job', 'list', '--hub', 'pub', '--all'], { env });
+      expect(seen.some((r) => r.startsWith('GET /__sandbox/hubs/'))).toBe(true);
+      expect(seen.some((r) => /^GET \/v2\/content\/snapshots\/[0-9a-f]+\/publishing-jobs$/.test(r))).toBe(true);
+      expect(gathered.map((j: { id: string }) => j.id).sort()).toEqual(viaSandbox.map((j: { id: string }) => j.id).sort());
+      // Newest snapshot first: the jobs' snapshots appear in the order the hub lists them newest first.
+      const snapshots = (await home.json(['api', 'GET', '/hubs/{hub}/snapshots?sort=createdDate,desc&size=100', '--hub', 'pub']))._embedded.snapshots.map((x: { id: string }) => x.id);
+      const order = gathered.map((j: { snapshotId?: string; _links?: { snapshot?: { href: string } } }) => snapshots.indexOf(j.snapshotId ?? j._links?.snapshot?.href.split('/').pop()));
+      expect(order.every((o: number) => o >= 0)).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      seen.length = 0;
+      const one = await home.json(['job', 'list', '--hub', 'pub', '--limit', '1'], { env });
+      expect(one).toHaveLength(1);
+      expect(seen.filter((r) => r.includes('/publishing-jobs') && r.includes('/snapshots/'))).toHaveLength(1);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+      await served.stop();
+    }
   });
 });
 
