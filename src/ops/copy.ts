@@ -84,7 +84,9 @@ export async function planCopy(ctx: Context, ids: string[], flags: CopyFlags, mo
     targetRepoId = folder.contentRepositoryId;
   }
   const targetRepoName = (await target.get<{ name: string }>(`/content-repositories/${targetRepoId}`)).name;
-  const sameHub = !other && targetHubId === sourceHubId;
+  // Another profile can name the very hub the source is in (same service, same hub id): that is one hub.
+  const serviceOf = (c: { embedded: boolean; apiUrl: string; dataDir: string }) => (c.embedded ? `embedded:${c.dataDir}` : c.apiUrl);
+  const sameHub = serviceOf(targetConnection) === serviceOf(ctx.connection()) && targetHubId === sourceHubId;
   if (move && sameHub && flags.withDeps) throw new UsageError('Within one hub, links stay valid: --with-deps applies to moves between hubs', 'Drop --with-deps, or copy the graph with cms item copy --with-deps.');
   const conn = ctx.connection();
   return {

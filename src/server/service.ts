@@ -104,6 +104,7 @@ export class Service implements ServiceHost {
   /** Runs what is due now (the serve mode timer), seeing changes other processes made. */
   async tick(): Promise<void> {
     this.writes.commit();
+    this.writes.commitOthers();
     this.syncCaches();
     await this.scheduler.runDue();
   }
@@ -174,6 +175,9 @@ export class Service implements ServiceHost {
       throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.header('accept') });
     }
     this.syncCaches();
+    // Another service of this process on the same database must not hold the write lock while
+    // this request's scheduled work or write waits for it on this one thread.
+    this.writes.commitOthers();
     const ctx = new RequestContext(this, req, url, route, params);
     if (!route.public) this.authenticate(ctx);
     if (route.sandboxAdmin && !ctx.principal.admin) {

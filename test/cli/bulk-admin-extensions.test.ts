@@ -83,6 +83,25 @@ describe('cms job bulk, admin and extension', () => {
       expect((await s.api('GET', `/content-items/${item.id}`)).assignees).toEqual(['alice', 'bob']);
     });
 
+    it('--file takes items as cms prints them (id, not contentItemId): {id, version} entries, and `cms item list -o json` piped in whole', async () => {
+      const a = await s.newItem('Piped A');
+      const b = await s.newItem('Piped B');
+      await s.api('POST', `/hubs/${s.hub.id}/workflow-states`, { label: 'Piped review', color: 'rgb(0,0,0)' }).catch(() => undefined);
+      const short = file('selection.json', [{ id: a.id, version: 1 }]);
+      const byId = await home.run(['job', 'bulk', 'update-workflow', '--file', short, '--state', 'Piped review', '--wait', '-o', 'json']);
+      expect(byId.exitCode, byId.stdout + byId.stderr).toBe(0);
+      expect(JSON.parse(byId.stdout).map((r: any) => [r.contentItemId, r.code])).toEqual([[a.id, 'SUCCESS']]);
+      const listed = await home.run(['item', 'list', '--hub', 'bulk', '--repo', 'main', '--all', '-o', 'json']);
+      const piped = JSON.parse(listed.stdout).filter((i: any) => i.label.startsWith('Piped'));
+      expect(piped).toHaveLength(2);
+      const res = await home.run(['job', 'bulk', 'publish', '--file', '-', '--wait', '-o', 'json'], { input: JSON.stringify(piped) });
+      expect(res.exitCode, res.stdout + res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout).map((r: any) => r.contentItemId).sort()).toEqual([a.id, b.id].sort());
+      // Entries in the service's own shape are sent as they are: a wrong one still fails, named.
+      const wrong = await home.run(['job', 'bulk', 'publish', '--file', file('wrong.json', [{ contentItemId: b.id, version: 99 }]), '--wait', '-o', 'json']);
+      expect(wrong.exitCode).toBe(3);
+    });
+
     it('assign-users --assignee, update-workflow --state <label>|none and copy-items --repo from flags', async () => {
       const item = await s.newItem('Flags');
       await home.json(['job', 'bulk', 'assign-users', '--item', item.id, '--assignee', 'carol', '--wait']);

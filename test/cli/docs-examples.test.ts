@@ -28,14 +28,13 @@ const SKIPPED: Record<string, string> = {
   'cms sandbox console --open': 'opens a web browser',
   'npm install && npx cms demo': 'installs the package; the test runs the built bin (and `cms demo` runs below)',
   'cms item import ./dc-export/content --hub prod --layout dc-cli --mapping-file ~/.amplience/imports/hub-5f1a.json': 'needs the dc-cli repositories; dc-cli-layout.test.ts runs it on its fixture',
-  'cms item move 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-profile prod --to-repo content --with-deps': 'TODO: one item fails when every profile is the same sandbox hub (exit 3); not yet investigated',
-  'cms job bulk update-workflow --file selection.json --state "In review" --wait -o json': 'TODO: its one item fails (exit 3) on the demo; not yet investigated',
   'cms edition resolve 5f1a2b3c4d5e6f7a8b9c0d1e --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2': 'needs an edition with a conflict; edition-scheduling contract tests cover resolve',
 };
 
 /** Examples that exit non-zero on purpose. */
 const EXPECTED: Record<string, { code: number; why: string }> = {
   'cms edition schedule': { code: 2, why: 'asks for what is missing on a terminal; without one it names it (exit 2)' },
+  'cms item move 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-profile prod --to-repo content --with-deps': { code: 2, why: 'every profile here is the same sandbox hub, and within one hub --with-deps is refused' },
 };
 
 /** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */

@@ -333,4 +333,16 @@ describe('cms item move and copy within the sandbox', () => {
     expect(linkIds(archive.C)).toEqual([archive.A.id]);
     expect(archive.T.id).toBe(copied.copies[src.T.id]);
   });
+
+  it('another profile on the same service and hub is the same hub: --with-deps is refused, and a move hands the delivery key over', async () => {
+    for (const p of ['same-b', 'same-a']) expect((await cms(['login', '--profile', p, '--sandbox', '--hub', 'ei-src'])).exitCode).toBe(0);
+    const deps = await cms(['item', 'move', src.P.id, '--profile', 'same-a', '--to-profile', 'same-b', '--to-repo', 'archive', '--with-deps']);
+    expect(deps.exitCode, deps.stdout + deps.stderr).toBe(2);
+    expect(deps.stderr).toContain('Within one hub');
+    const moved = await json(['item', 'move', src.P.id, '--profile', 'same-a', '--to-profile', 'same-b', '--to-repo', 'archive']);
+    expect(moved).toMatchObject({ created: 1, sourceArchived: 1, failed: 0 });
+    expect((await json(['item', 'get', '--key', 'home', '--hub', 'ei-src'])).id).toBe(moved.copies[src.P.id]);
+    const undone = await cms(['undo', moved.runId, '--yes']);
+    expect(undone.exitCode, undone.stdout + undone.stderr).toBe(0);
+  });
 });

@@ -77,6 +77,21 @@ describe('WriteBatch', () => {
     expect(seen()).toEqual([3]);
   });
 
+  it('two services of one process on one database (two profiles of the embedded sandbox): a write of one commits the other\'s open batch first instead of waiting on its lock', async () => {
+    const { db, batch, seen, insert } = world();
+    const second = new Database(db.name) as unknown as Db;
+    // No busy wait: a write that found the other connection's transaction open would fail at once.
+    second.pragma('busy_timeout = 0');
+    const other = new WriteBatch(second, () => undefined);
+    const insertThere = second.transaction((n: number) => second.prepare("INSERT INTO t (n, v) VALUES (?, 'ok')").run(n).changes);
+    const first = batch.run(() => insert(1, 'ok'));
+    const then = other.run(() => insertThere(2));
+    const last = batch.run(() => insert(3, 'ok'));
+    await Promise.all([first, then, last]);
+    expect(seen()).toEqual([1, 2, 3]);
+    second.close();
+  });
+
   it('a failing COMMIT refuses every write of the batch (none answered as written)', async () => {
     const { db, batch, seen, insert, undone } = world();
     // A deferred foreign key fails only at COMMIT.

@@ -31,7 +31,7 @@ interface FetchedItem {
 export default defineCommand<Flags>({
   summary: 'Run a bulk job on many content items of a hub (assign-users, copy-items, publish, unarchive, update-workflow)',
   description:
-    'The selection comes from --file (a JSON array of entries, or an object {selection, workflow}) or, for simple cases, from --item flags: each item is fetched so its entry names its current version. The job runs asynchronously; --wait waits for it, prints one result per item and exits 3 when some items failed.',
+    'The selection comes from --file (a JSON array of entries, or an object {selection, workflow}; an entry may name its item by id, as `cms item list -o json` prints it) or, for simple cases, from --item flags: each item is fetched so its entry names its current version. The job runs asynchronously; --wait waits for it, prints one result per item and exits 3 when some items failed.',
   examples: [
     'cms job bulk publish --item 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11 --item 7d0f3a52-1b9e-4f7a-8c1d-0a2b3c4d5e6f --wait',
     'cms job bulk assign-users --item 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11 --assignee alice --assignee bob',
@@ -55,7 +55,7 @@ export default defineCommand<Flags>({
     const timeoutMs = opts.timeout;
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    const body = opts.file ? await fileBody(opts.file) : { selection: await selectionFromFlags(ctx, client, type, opts) };
+    const body = opts.file ? await fileBody(opts.file, type) : { selection: await selectionFromFlags(ctx, client, type, opts) };
     if (opts.state !== undefined && type !== 'update-workflow') throw new UsageError('--state applies to update-workflow only');
     if (opts.state !== undefined) body.workflow = { state: opts.state === 'none' ? null : await stateId(ctx, client, opts.state, hubId) };
     if (type === 'update-workflow' && body.workflow === undefined) throw new UsageError('update-workflow needs --state <id|label|none> (or workflow in the file)');
@@ -67,11 +67,35 @@ export default defineCommand<Flags>({
 });
 
 /** The request body from a file: an array is the selection, an object is sent as it is. */
-async function fileBody(path: string): Promise<Record<string, unknown>> {
+async function fileBody(path: string, type: BulkJobTypeName): Promise<Record<string, unknown>> {
   const value = await readJsonFile(path);
-  if (Array.isArray(value)) return { selection: value };
-  if (value && typeof value === 'object') return value as Record<string, unknown>;
+  if (Array.isArray(value)) return { selection: value.map((e) => asEntry(e, type)) };
+  if (value && typeof value === 'object') {
+    const body = value as Record<string, unknown>;
+    return Array.isArray(body.selection) ? { ...body, selection: body.selection.map((e) => asEntry(e, type)) } : body;
+  }
   throw new UsageError(`${path} must hold a JSON array of entries or an object {selection, ...}`);
+}
+
+/** What a selection entry of each job type takes besides contentItemId (service description, bulk jobs). */
+const ENTRY_FIELDS: Record<BulkJobTypeName, string[]> = {
+  'assign-users': ['assignees'],
+  'copy-items': ['version', 'contentRepositoryId', 'folderId', 'name', 'label'],
+  publish: ['version'],
+  unarchive: ['version'],
+  'update-workflow': ['version'],
+};
+
+/**
+ * An entry as cms prints items (`id`, as in `cms item list -o json`) becomes the service's
+ * {contentItemId, ...} with only the fields the job type takes; an entry already naming
+ * contentItemId is sent as it is.
+ */
+function asEntry(entry: unknown, type: BulkJobTypeName): unknown {
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return entry;
+  const e = entry as Record<string, unknown>;
+  if ('contentItemId' in e || typeof e.id !== 'string') return entry;
+  return Object.fromEntries([['contentItemId', e.id], ...ENTRY_FIELDS[type].filter((k) => e[k] !== undefined).map((k) => [k, e[k]])]);
 }
 
 /** One entry per --item, each naming the item's current version plus what the job type needs. */

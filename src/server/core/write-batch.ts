@@ -12,6 +12,14 @@ import type { Db } from './db.js';
  * scheduler's timer, close) commits the open batch first, so no one reads a write that might not
  * be committed.
  */
+/**
+ * The batches of this process with a transaction open. Two services of one process can share a
+ * database (two profiles of the embedded sandbox): the second one's BEGIN would wait on the
+ * first one's lock, and the first could not commit while the thread waits. So a batch commits
+ * the others before it begins.
+ */
+const openBatches = new Set<WriteBatch>();
+
 export class WriteBatch {
   private open = false;
   private waiting: { resolve(): void; reject(err: unknown): void }[] = [];
@@ -45,6 +53,11 @@ export class WriteBatch {
     return new Promise<T>((resolve, reject) => this.waiting.push({ resolve: () => resolve(result), reject }));
   }
 
+  /** Commits the open batches of the other services of this process: before anything here may take the write lock outside this batch. */
+  commitOthers(): void {
+    for (const other of openBatches) if (other !== this) other.commit();
+  }
+
   /** Commits the open batch (if any) and answers its writes. */
   commit(): void {
     if (!this.open) return;
@@ -52,11 +65,13 @@ export class WriteBatch {
     const waiting = this.waiting;
     this.waiting = [];
     this.open = false;
+    openBatches.delete(this);
     try {
       this.db.exec('COMMIT');
     } catch (err) {
       this.waiting = waiting;
       this.open = true;
+      openBatches.add(this);
       return this.undone(err);
     }
     for (const w of waiting) w.resolve();
@@ -64,8 +79,10 @@ export class WriteBatch {
 
   private begin(): void {
     if (this.open) return;
+    this.commitOthers();
     this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
+    openBatches.add(this);
     setImmediate(() => this.commit());
   }
 
@@ -73,6 +90,7 @@ export class WriteBatch {
     const waiting = this.waiting;
     this.waiting = [];
     this.open = false;
+    openBatches.delete(this);
     if (this.db.inTransaction) {
       try {
         this.db.exec('ROLLBACK');
