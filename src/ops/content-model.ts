@@ -59,7 +59,7 @@ export function parseDocument(body: string): Record<string, unknown> {
   }
 }
 
-export function schemaChanges(have: HubSchema, want: WantedSchema): FieldChange[] {
+export function schemaChanges(have: HubSchema, want: Pick<WantedSchema, 'document' | 'validationLevel' | 'status'>): FieldChange[] {
   return [...diff(parseDocument(have.body), want.document, 'body'), ...diff(have.validationLevel, want.validationLevel, 'validationLevel'), ...diff(have.status, want.status, 'status')];
 }
 

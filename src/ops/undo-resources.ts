@@ -1,7 +1,7 @@
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError } from '../core/errors.js';
 import type { BulkRun } from './bulk-run.js';
-import { parseDocument, updateSchema, updateType, type HubSchema, type HubType, type Status } from './content-model.js';
+import { parseDocument, schemaChanges, updateSchema, updateType, type HubSchema, type HubType, type Status } from './content-model.js';
 import type { StepAction, StepEntry } from './journal.js';
 
 // `cms undo` of the resources declarative runs write (schema/type apply, hub clone), beyond the
@@ -58,11 +58,14 @@ async function revertCreate(g: RevertGroup, deps: RevertDeps, key: string): Prom
   const { client, run } = deps;
   if (g.resource === 'schema') {
     const schema = await current<HubSchema>(client, `/content-type-schemas/${g.targetId}`);
+    // Archived already: by this undo before it was killed (its step not journaled), or by anyone; either way done.
+    if (schema.status !== 'ACTIVE') return settled(deps, g, key, 'archive');
     checkVersion(schema.version, g.steps);
-    if (schema.status === 'ACTIVE') await send(deps, g, key, 'archive', () => client.post(`/content-type-schemas/${schema.id}/archive`, { version: schema.version }));
+    await send(deps, g, key, 'archive', () => client.post(`/content-type-schemas/${schema.id}/archive`, { version: schema.version }));
   } else if (g.resource === 'type') {
     const type = await current<HubType>(client, `/content-types/${g.targetId}`);
-    if (type.status === 'ACTIVE') await send(deps, g, key, 'archive', () => client.post(`/content-types/${type.id}/archive`, {}));
+    if (type.status !== 'ACTIVE') return settled(deps, g, key, 'archive');
+    await send(deps, g, key, 'archive', () => client.post(`/content-types/${type.id}/archive`, {}));
   } else if (DELETED_ON_UNDO.has(g.resource)) {
     await send(deps, g, key, 'delete', () => ignoreMissing(client.delete(PATHS[g.resource]!(g.targetId, deps.hubId))));
   } else run.note(`${g.resource} ${g.steps[0]!.label ?? g.targetId} was created by the run and stays (it cannot be removed safely)`);
@@ -74,8 +77,10 @@ async function revertStep(g: RevertGroup, step: StepEntry, deps: RevertDeps, key
   if (step.action === 'unchanged' || step.action === 'skip') return;
   if (g.resource === 'schema') {
     const schema = await current<HubSchema>(client, `/content-type-schemas/${g.targetId}`);
-    checkVersion(schema.version, g.steps);
     const previous = { document: typeof before.body === 'string' ? parseDocument(before.body) : parseDocument(schema.body), validationLevel: (before.validationLevel as string) ?? schema.validationLevel, status: (before.status as Status) ?? schema.status };
+    // Already as it was (this undo's own restore, sent before a kill and not journaled): nothing to send.
+    if (!schemaChanges(schema, previous).length) return settled(deps, g, key, 'restore');
+    checkVersion(schema.version, g.steps);
     await send(deps, g, key, 'restore', () => updateSchema(client, schema, previous));
   } else if (g.resource === 'type') {
     const type = await current<HubType>(client, `/content-types/${g.targetId}`);
@@ -88,6 +93,11 @@ async function revertStep(g: RevertGroup, step: StepEntry, deps: RevertDeps, key
   } else if (step.action === 'update' && PATHS[g.resource] && Object.keys(before).length) {
     await send(deps, g, key, 'restore', () => client.patch(PATHS[g.resource]!(g.targetId, deps.hubId), before));
   }
+}
+
+/** A step found reverted already: journaled as done, nothing sent. */
+function settled(deps: RevertDeps, g: RevertGroup, key: string, action: StepAction): void {
+  deps.run.record({ key, action, resource: g.resource, targetId: g.targetId, label: g.steps[0]!.label }, { tick: true });
 }
 
 /** One reverting request (none in a dry run), journaled. */

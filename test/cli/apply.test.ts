@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
@@ -163,6 +163,27 @@ describe('cms schema apply and cms type apply', () => {
     const restored = (await hubSchemas())[ARTICLE];
     expect(restored.version).toBe(4);
     expect(JSON.parse(restored.body)).toMatchObject({ title: 'Test type', properties: { title: { maxLength: 200 } } });
+  });
+
+  it('an undo killed between its write and its journal entry, run again, sees its own restore and finishes without another version', async () => {
+    write(schemas, 'article.json', article((doc) => (doc.title = 'Article v-kill')));
+    const res = await apply('schema', [schemas]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const applied = (await hubSchemas())[ARTICLE].version;
+    const undo = await home.run(['undo', res.data.runId, '--yes', '-o', 'json']);
+    expect(undo.exitCode, undo.stderr).toBe(0);
+    expect((await hubSchemas())[ARTICLE].version).toBe(applied + 1);
+    // What a kill -9 right after the restore was answered leaves: the undo's journal without it.
+    const runs = join(home.env.CMS_DATA_DIR!, 'runs');
+    const undoRun = readdirSync(runs).find((id) => JSON.parse(readFileSync(join(runs, id, 'meta.json'), 'utf8')).undoOf === res.data.runId)!;
+    const journal = join(runs, undoRun, 'journal.ndjson');
+    const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+    const kept = lines.filter((l) => !(JSON.parse(l).t === 'done' && JSON.parse(l).action === 'restore'));
+    expect(kept.length).toBeLessThan(lines.length);
+    writeFileSync(journal, kept.map((l) => `${l}\n`).join(''));
+    const again = await home.run(['undo', res.data.runId, '--yes']);
+    expect(again.exitCode, again.stdout + again.stderr).toBe(0);
+    expect((await hubSchemas())[ARTICLE].version).toBe(applied + 1);
   });
 
   it('--prune archives what the hub has and the files do not', async () => {
