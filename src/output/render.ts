@@ -141,7 +141,7 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
       }
       // One record is often what a write answered (create, update): by now the write is done, so an
       // unknown name is said on stderr and left out, not an exit 2 that invites running it again.
-      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false, (err) => io.err(`warning: ${err.message}\n  ${err.hint ?? ''}\n`)) : columns, io, Boolean(opts.columns), shown(opts));
+      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false, (err) => io.warn(`${err.message}\n  ${err.hint ?? ''}`)) : columns, io, Boolean(opts.columns), shown(opts));
     }
   }
 }
@@ -241,21 +241,20 @@ function fieldsOf(rows: unknown[]): string[] {
 }
 
 function unknownColumns(unknown: string[], own: Column[], fields: string[], rows: unknown[]): UsageError {
-  const shownName = (s: string) => oneLine(s);
   const headers = own.map((c) => c.header.toLowerCase());
   const candidates = [...new Set([...headers, ...fields])];
-  const quoted = unknown.map((n) => `'${shownName(n)}'`).join(', ');
+  const quoted = unknown.map((n) => `'${oneLine(n)}'`).join(', ');
   const lines: string[] = [];
   for (const n of unknown) {
     const close = similar(n.split('.')[0]!, candidates);
-    if (close.length) lines.push(`'${shownName(n)}': did you mean ${close.map((c) => `'${shownName(c)}'`).join(' or ')}?`);
+    if (close.length) lines.push(`'${oneLine(n)}': did you mean ${close.map((c) => `'${oneLine(c)}'`).join(' or ')}?`);
   }
   const more = fields.filter((f) => !headers.includes(f.toLowerCase()));
-  const list = (names: string[]) => (names.length > 40 ? [...names.slice(0, 40), '…'] : names).map(shownName).join(', ');
+  const list = (names: string[]) => (names.length > 40 ? [...names.slice(0, 40), '…'] : names).map(oneLine).join(', ');
   lines.push(`Columns: ${list(headers)}`);
   if (more.length) lines.push(`Fields: ${list(more)}`);
   const example = pathExample(rows, fields);
-  lines.push(`Or a dotted path into a field${example ? `, e.g. ${shownName(example)}` : ''}.`);
+  lines.push(`Or a dotted path into a field${example ? `, e.g. ${oneLine(example)}` : ''}.`);
   return new UsageError(`Unknown column${unknown.length === 1 ? '' : 's'} ${quoted} in --columns`, lines.join('\n  '));
 }
 
