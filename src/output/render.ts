@@ -351,7 +351,7 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
   const fields = [...(columns ?? []), ...rest];
   if (!io.isTTY) {
     // Piped: field names (what -o json and --query call them), one per line.
-    for (const c of fields) io.out(`${typeof c.value === 'string' ? c.value : c.header.toLowerCase()}\t${show(oneLine(cell(value, c)))}\n`);
+    for (const c of fields) io.out(`${typeof c.value === 'string' ? oneLine(c.value) : c.header.toLowerCase()}\t${show(oneLine(cell(value, c)))}\n`);
     return;
   }
   const paint = await io.colors();
@@ -373,7 +373,8 @@ const FIRST_FIELDS = ['id', 'name', 'label', 'status', 'publishingStatus', 'stat
 
 /** `lastModifiedDate` -> `LAST MODIFIED DATE`, like the kinds' own column headers. */
 function headerFor(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase();
+  // Keys come from the service: a header never carries a control character either.
+  return oneLine(key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase());
 }
 
 function inferColumns(rows: unknown[], max: number): Column[] {

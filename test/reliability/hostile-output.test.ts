@@ -9,7 +9,7 @@ import { CliHome } from '../helpers/cli.js';
 const ESC_TITLE = '\x1b]0;pwned\x07';
 const CLEAR = '\x1b[2J\x1b[H';
 const hubs = [
-  { id: '6b0000000000000000000001', name: `evil${ESC_TITLE}`, label: `Label${CLEAR}\x9b31m`, status: 'ACTIVE', createdDate: '2026-01-01T00:00:00.000Z' },
+  { id: '6b0000000000000000000001', name: `evil${ESC_TITLE}`, label: `Label${CLEAR}\x9b31m`, status: 'ACTIVE', createdDate: '2026-01-01T00:00:00.000Z', [`field${ESC_TITLE}`]: { [`key${CLEAR}`]: 1 } },
   { id: 'x\n--profile\nother', name: 'newline-id', label: 'n', status: 'ACTIVE' },
   { id: '--dry-run', name: 'option-id', label: 'o', status: 'ACTIVE' },
   { id: 'a b', name: 'space-id', label: 's', status: 'ACTIVE' },
@@ -60,6 +60,17 @@ describe('output from a hostile service', () => {
     const res = await home.run(['api', 'GET', '/nothing'], { env });
     expect(res.exitCode).toBe(1);
     expect(res.stderr).not.toMatch(controls);
+  });
+
+  it('an unknown --columns name lists the fields the service sent, control characters escaped (the refusal and the warning)', async () => {
+    const refused = await home.run(['hub', 'list', '--columns', 'nope'], { env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('field\\x1b]0;pwned\\x07');
+    expect(refused.stderr).not.toMatch(controls);
+    const warned = await home.run(['hub', 'get', '6b0000000000000000000001', '--columns', 'id,nope'], { env });
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain("warning: Unknown column 'nope'");
+    expect(warned.stderr + warned.stdout).not.toMatch(controls);
   });
 
   it('-q prints only ids a pipe cannot split or take for an option, and says what it left out', async () => {
