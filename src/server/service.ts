@@ -206,7 +206,8 @@ export class Service implements ServiceHost {
     const idempotencyKey = req.method === 'POST' && !route.public ? req.header(IDEMPOTENCY_HEADER) : null;
     if (idempotencyKey) {
       const previous = replayed(this.db, ctx.principal.clientId, idempotencyKey, req.method, url.pathname + url.search, ctx.bodyText);
-      if (previous) return previous;
+      // The first request may still be in the open batch: its replay is answered once that commits.
+      if (previous) return this.writes.after(previous);
     }
     if (route.async) {
       this.writes.commit();

@@ -92,6 +92,23 @@ describe('WriteBatch', () => {
     second.close();
   });
 
+  it('an answer that depends on the open batch (an Idempotency-Key replayed from it) waits for its commit, and fails with it', async () => {
+    const { db, batch, insert } = world();
+    expect(await batch.after('nothing open')).toBe('nothing open');
+    const first = batch.run(() => insert(1, 'ok'));
+    let answered = false;
+    const replay = batch.after('replayed').then((v) => ((answered = true), v));
+    await Promise.resolve();
+    expect(answered).toBe(false);
+    expect(await replay).toBe('replayed');
+    await first;
+    const second = batch.run(() => insert(2, 'ok'));
+    const replayed = batch.after('replayed again');
+    db.exec('ROLLBACK');
+    await expect(second).rejects.toThrow(/rolled back/);
+    await expect(replayed).rejects.toThrow(/rolled back/);
+  });
+
   it('a failing COMMIT refuses every write of the batch (none answered as written)', async () => {
     const { db, batch, seen, insert, undone } = world();
     // A deferred foreign key fails only at COMMIT.

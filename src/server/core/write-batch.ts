@@ -50,7 +50,16 @@ export class WriteBatch {
       this.undone(err);
       return Promise.reject(err);
     }
-    return new Promise<T>((resolve, reject) => this.waiting.push({ resolve: () => resolve(result), reject }));
+    return this.after(result);
+  }
+
+  /**
+   * `value` once the open batch has committed (at once when none is open): for an answer read
+   * from the batch's writes, such as a reply replayed for an Idempotency-Key sent twice at once.
+   */
+  after<T>(value: T): Promise<T> {
+    if (!this.open) return Promise.resolve(value);
+    return new Promise<T>((resolve, reject) => this.waiting.push({ resolve: () => resolve(value), reject }));
   }
 
   /** Commits the open batches of the other services of this process: before anything here may take the write lock outside this batch. */
