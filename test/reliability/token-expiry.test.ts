@@ -67,14 +67,23 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
     let completed = 0;
     const started = Date.now();
     const until = started + RUN_MS;
+    // While the client is deleted and not yet created again, a token request is rightly refused:
+    // the loops hold still (and their requests in flight land) around that window, so what they
+    // meet afterwards is only a dead token, not a missing client.
+    let hold: Promise<void> | null = null;
+    let inFlight = 0;
     const loop = async (n: number) => {
       for (let i = 0; Date.now() < until; i++) {
+        if (hold) await hold;
+        inFlight++;
         try {
           if (i % 4 === 3) await client.post('/hubs', { name: `tok-${n}-${i}-${started}`, label: 'Token test' });
           else await client.get('/hubs', { query: { size: 5 } });
           completed++;
         } catch (err) {
           failures.push(`${(err as Error).message}`);
+        } finally {
+          inFlight--;
         }
         await new Promise((r) => setTimeout(r, 15));
       }
@@ -91,8 +100,16 @@ describe(`tokens that live ${TTL_SECONDS} seconds`, () => {
       // A token fetched just now is one the client will use for up to a second: it is the one
       // the re-creation kills under its feet.
       await tokens.refresh();
-      expect((await admin.del(`/__sandbox/clients/${loopClient.id}`)).status).toBe(204);
-      expect((await admin.post('/__sandbox/clients', loopClient)).status).toBe(201);
+      let release!: () => void;
+      hold = new Promise((r) => (release = r));
+      while (inFlight > 0) await new Promise((r) => setTimeout(r, 1));
+      try {
+        expect((await admin.del(`/__sandbox/clients/${loopClient.id}`)).status).toBe(204);
+        expect((await admin.post('/__sandbox/clients', loopClient)).status).toBe(201);
+      } finally {
+        hold = null;
+        release();
+      }
     })();
     await Promise.all([loop(0), loop(1), loop(2), jump]);
     const elapsed = Date.now() - started;
