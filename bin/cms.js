@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Kept tiny: `cms --version` (and the root `--help` off a terminal) answer without loading anything else.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
 // A closed pipe (`cms item list | head`) is a normal way for output to end, not a crash.
@@ -27,10 +29,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(help);
 } else {
   let main;
+  const bundled = fileURLToPath(new URL('../dist/bundle/cli/main.cjs', import.meta.url));
   try {
-    ({ main } = await import('../dist/bundle/cli/main.js'));
+    const { loadBundle } = createRequire(import.meta.url)('./bundle.cjs');
+    ({ main } = loadBundle(bundled).exports);
   } catch (err) {
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    if (err?.code !== 'ENOENT' || err.path !== bundled) throw err;
     process.stderr.write('error: cms is not built yet; run `npm install` (or `npm run build`) in the project first\n');
     process.exit(1);
   }

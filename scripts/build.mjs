@@ -92,49 +92,39 @@ const manifestFile = join(dist, 'cli', 'manifest.json');
 writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
 renameSync(`${manifestFile}.tmp`, manifestFile);
 
-// The CLI that bin/cms.js runs: the same sources bundled by esbuild into dist/bundle, one entry
-// per noun (a loader per verb, as named exports) and shared code in chunks loaded on demand, so a command
-// reads a few files instead of a few hundred modules. Packages stay outside the bundle and load
-// where the sources load them (zod with body schemas, ajv with content validation, undici for
-// remote profiles, better-sqlite3 for the sandbox), except commander (below).
+// The CLI that bin/cms.js runs: the same sources bundled by esbuild into one CommonJS file,
+// dist/bundle/cli/main.cjs, which bin/cms.js compiles with a V8 code cache made here (below).
+// Each source module stays lazy inside it: a verb, the sandbox, the HTTP transport are set up
+// only when a command line reaches them, and V8 compiles a function only when it first runs, so
+// `cms hub list` runs the code of no other verb. One file instead of chunks of ES modules because
+// Node 20 keeps no compiled code for ES modules: with the cache, an embedded `cms hub list` skips
+// about 20 ms of compiling (bench/startup.mjs). Packages stay outside the bundle and load where
+// the sources load them (zod with body schemas, ajv with content validation, undici for remote
+// profiles, better-sqlite3 for the sandbox), except commander (below); an import() of a package
+// becomes require() (Node >= 20.19 requires ES module packages such as chalk), because code
+// compiled from a V8 code cache cannot run import() on Node 20.
 const esbuild = await import('esbuild');
 const bundle = join(dist, 'bundle');
-const exportName = (verbPath) => 'verb_' + verbPath.join('_').replace(/[^A-Za-z0-9_]/g, '$');
-const entries = { 'cli/main': join(root, 'src', 'cli', 'main.ts') };
-const nounVerbs = new Map();
-const bundled = commands.map((c) => {
-  const source = join(root, 'src', c.module.replace(/\.js$/, '.ts'));
-  const parts = c.module.split('/'); // commands/<noun>/.../<verb>.js or commands/<verb>.js
-  if (parts.length === 2) {
-    entries[`commands/${parts[1].replace(/\.js$/, '')}`] = source;
-    return { ...c, module: c.module };
-  }
-  const noun = parts[1];
-  const name = exportName(parts.slice(2).map((p) => p.replace(/\.js$/, '')));
-  const verbs = nounVerbs.get(noun) ?? nounVerbs.set(noun, new Map()).get(noun);
-  if (verbs.has(name)) throw new Error(`two verbs of ${noun} bundle under one name: ${name}`);
-  verbs.set(name, source);
-  return { ...c, module: `commands/${noun}.js#${name}` };
-});
-for (const noun of nounVerbs.keys()) entries[`commands/${noun}`] = `noun:${noun}`;
-const nounEntries = {
-  name: 'noun-entries',
+const mainFile = join(bundle, 'cli', 'main.cjs');
+// importVerb() of src/cli/main.ts: here a table of every verb module, each loaded when called.
+const verbLoader = 'return (await import(new URL(`../${module}`, import.meta.url).href)).default;';
+const verbTable = {
+  name: 'verb-table',
   setup(build) {
-    build.onResolve({ filter: /^noun:/ }, (a) => ({ path: a.path.slice('noun:'.length), namespace: 'noun' }));
-    build.onLoad({ filter: /.*/, namespace: 'noun' }, (a) => ({
-      // Each verb loads on its own when it runs: `cms hub list` never reads the code of `cms hub clone`.
-      contents: [...nounVerbs.get(a.path)].map(([name, file]) => `export const ${name} = () => import(${JSON.stringify(file)});`).join('\n'),
-      resolveDir: root,
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]main\.ts$/ }, (a) => {
+      const source = readFileSync(a.path, 'utf8');
+      if (!source.includes(verbLoader)) throw new Error(`${a.path}: expected ${verbLoader}`);
+      const cases = commands.map((c) => `case ${JSON.stringify(c.module)}: return (await import(${JSON.stringify(join(root, 'src', c.module.replace(/\.js$/, '.ts')))})).default;`);
+      return { contents: source.replace(verbLoader, `switch (module) {\n${cases.join('\n')}\n}\nthrow new Error(\`no verb module \${module}\`);`), loader: 'ts' };
+    });
   },
 };
-// commander runs on every command line that reaches a verb: inside the bundle it is part of the
-// program's chunk instead of seven CommonJS files that Node resolves, reads and wraps one by one.
-// The sources load it with createRequire (no export scan when run unbundled); here that call
-// becomes a plain require, which esbuild bundles. Its require()s of Node's modules read them with
-// process.getBuiltinModule (an ES module has no require), child_process only when used: commander
-// spawns only for executable subcommands, which cms has none of.
+// commander runs on every command line that reaches a verb: inside the bundle instead of seven
+// CommonJS files that Node resolves, reads and wraps one by one. The sources load it with
+// createRequire (no export scan when run unbundled); here that call becomes a plain require,
+// which esbuild bundles. Its require()s of Node's modules read them with
+// process.getBuiltinModule, child_process only when used: commander spawns only for executable
+// subcommands, which cms has none of.
 const requireCommander = "createRequire(import.meta.url)('commander')";
 const commanderDir = dirname(createRequire(import.meta.url).resolve('commander'));
 const bundleCommander = {
@@ -157,35 +147,37 @@ const bundleCommander = {
 };
 rmSync(bundle, { recursive: true, force: true });
 const built = await esbuild.build({
-  entryPoints: entries,
-  outdir: bundle,
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  // At the depth of dist/cli/main.js: paths read relative to a module (./manifest/, ../../../dist/console/) hold in both.
+  outfile: mainFile,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  // Chunks one level below the bundle, like commands/<noun>.js: paths read relative to a module (../cli/manifest.json) hold in both.
-  chunkNames: 'chunks/[name]-[hash]',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__cms_module_url' },
+  banner: { js: "var __cms_module_url = require('node:url').pathToFileURL(__filename).href;" },
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [nounEntries, bundleCommander],
+  plugins: [verbTable, bundleCommander],
   metafile: true,
 });
-// What went where (which sources each chunk holds), for whoever tunes the split.
+// What went in (which sources, how big), for whoever tunes the bundle.
 writeFileSync(join(dist, 'bundle-meta.json'), JSON.stringify(built.metafile));
-// The bundle's manifest: the same tree, each verb naming its export of its noun's entry.
-const bundleParts = join(bundle, 'cli', 'manifest');
-mkdirSync(bundleParts, { recursive: true });
-writeFileSync(join(bundleParts, '_root.json'), JSON.stringify({ ...manifest, commands: bundled.filter((c) => c.path.length === 1) }));
-for (const noun of nouns) writeFileSync(join(bundleParts, `${noun}.json`), JSON.stringify(bundled.filter((c) => c.path.length > 1 && c.path[0] === noun)));
-writeFileSync(join(bundle, 'cli', 'manifest.json'), JSON.stringify({ ...manifest, commands: bundled }));
+// The bundle reads the same manifest parts, next to it.
+mkdirSync(join(bundle, 'cli', 'manifest'), { recursive: true });
+for (const name of readdirSync(parts)) writeFileSync(join(bundle, 'cli', 'manifest', name), readFileSync(join(parts, name)));
+writeFileSync(join(bundle, 'cli', 'manifest.json'), JSON.stringify(manifest));
 // `cms --help` off a terminal prints the same text every time (80 columns): kept from the real
 // program here, so bin/cms.js prints it without loading commander (a terminal gets commander,
 // which wraps to its width).
 const help = spawnSync(process.execPath, [join(root, 'bin', 'cms.js'), '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 if (help.status !== 0) throw new Error('cms --help failed on the bundled build');
 writeFileSync(join(bundle, 'cli', 'help.txt'), help.stdout);
-console.log(`built ${commands.length} commands (bundle: ${Object.keys(entries).length} entries)`);
+// The code cache, last: it is made from the bundle as written above.
+const cache = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (cache.status !== 0) throw new Error('making the code cache of the bundle failed');
+console.log(`built ${commands.length} commands (bundle: ${Math.round(statSync(mainFile).size / 1024)} KB, code cache ${Math.round(statSync(`${mainFile}.cache`).size / 1024)} KB)`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType, CommanderError } from 'commander';
-import type { Manifest } from './define.js';
+import type { CommandSpec, Manifest } from './define.js';
 import { ApiError, CliError, ExitCode } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
@@ -34,14 +34,8 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(manifest, async (spec, args, opts, globals) => {
     const g = globals as unknown as GlobalOptions;
     debug = g.debug;
-    // `file.js#name`: the bundled build's entry of a noun, whose export `name` loads the verb.
-    const [file, name] = spec.module.split('#') as [string, string?];
     // Loaded side by side: each import waits on file reads, which overlap.
-    const [{ Context }, { render }, verb] = await Promise.all([
-      import('./context.js'),
-      import('../output/render.js'),
-      import(new URL(`../${file}`, import.meta.url).href).then(async (mod) => (name ? await mod[name]() : mod).default),
-    ]);
+    const [{ Context }, { render }, verb] = await Promise.all([import('./context.js'), import('../output/render.js'), importVerb(spec.module)]);
     ctx = new Context(g);
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
@@ -66,6 +60,14 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint);
     await (ctx as Context | null)?.close();
   }
+}
+
+/**
+ * A verb's module by its manifest path (`commands/hub/list.js`). The bundled build replaces this
+ * body with a table of its modules (scripts/build.mjs), so keep it one line.
+ */
+async function importVerb(module: string): Promise<CommandSpec> {
+  return (await import(new URL(`../${module}`, import.meta.url).href)).default;
 }
 
 /** What --dry-run prints instead of sending: the request, as text or (-o json|yaml) as data. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { configDir } from './paths.js';
 import { ensurePrivateDir } from './private-dir.js';
@@ -39,7 +40,9 @@ export function readProfiles(env = process.env): ProfileFile {
 
 export async function writeProfiles(update: (file: ProfileFile) => ProfileFile, env = process.env): Promise<ProfileFile> {
   ensurePrivateDir(configDir(env), 'config directory');
-  const { default: Conf } = await import('conf');
+  // conf is an ES module package: required (Node >= 20.19), it is its namespace in the sources and
+  // in the CommonJS bundle alike, where import() of it would hand the namespace over as `default`.
+  const { default: Conf } = createRequire(import.meta.url)('conf') as typeof import('conf');
   const store = new Conf<ProfileFile>({
     cwd: configDir(env),
     configName: FILE_NAME,
