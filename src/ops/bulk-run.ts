@@ -3,7 +3,7 @@ import type { OptionSpec } from '../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
 import { failing, item, text, type Output } from '../output/result.js';
 import { afterWrite, beforeWrite } from '../core/kill-switch.js';
-import { Journal, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
+import { Journal, type DoneStep, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
 import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
@@ -130,7 +130,7 @@ export class BulkRun {
   }
 
   /** The completed step of a unit of work when a resumed run already did it. */
-  done(key: string): StepEntry | undefined {
+  done(key: string): DoneStep | undefined {
     return this.journal?.done(key);
   }
 
@@ -170,7 +170,7 @@ export class BulkRun {
   }
 
   /** A unit of work that already completed in the interrupted run: shown, not redone. */
-  skip(step: StepEntry): void {
+  skip(step: DoneStep): void {
     this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
   }
 

@@ -24,6 +24,7 @@ import {
 import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './pool.js';
 import { FileProblem, SafeDir, checkedId, isSafeId } from './safe-files.js';
 import type { Progress } from './progress.js';
+import { sizeHeapFor } from './small-heap.js';
 
 /** Which items an export (or an in-memory copy) reads. */
 export interface Selection {
@@ -170,6 +171,7 @@ export async function readSelection(client: ApiClient, sel: Selection, folders: 
       // A page's items are handed over before its slot is free: what they write is the backpressure.
       else await Promise.all(items.map((item) => opts.onItem(item)));
       if (task.first && answer.page) {
+        sizeHeapFor(answer.page.totalElements);
         opts.onTotal(answer.page.totalElements);
         const more: Task[] = [];
         for (let p = 1; p < answer.page.totalPages; p++) more.push({ ...task, page: p, first: false });

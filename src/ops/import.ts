@@ -13,6 +13,7 @@ import { Governor, WorkQueue, runPool } from './pool.js';
 import { clientProbe } from './resolve.js';
 import { waitForJob } from './wait-for-job.js';
 import { publishItem } from './publish-item.js';
+import { sizeHeapFor } from './small-heap.js';
 
 // The engine behind `cms item import`, `cms item copy` (across hubs or with dependencies) and
 // `cms item move`: writes items from a source into a target hub, linked items first, rewriting
@@ -93,6 +94,7 @@ export interface ImportResult {
 export async function importItems(run: BulkRun, source: ImportSource, target: ImportTarget): Promise<ImportResult> {
   // Before the importer reads the journal: what a killed process wrote without journaling it.
   await run.resolvePending({ target: clientProbe(target.client) });
+  sizeHeapFor(source.refs.size);
   const importer = new Importer(run, source, target);
   await importer.all();
   return importer.result;

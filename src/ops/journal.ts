@@ -105,8 +105,16 @@ export type JournalEntry = StepEntry | FailureEntry | IntentEntry | UnsentEntry;
 
 export const runsDir = (dataDir: string) => join(dataDir, 'runs');
 
+/** A completed step as a run looks it up: without the words and time kept for people reading the journal. */
+export type DoneStep = Omit<StepEntry, 'label' | 'at'>;
+
+/** What a run keeps in memory of a step, one per item of a bulk run: the file has the rest. */
+function doneStep({ label: _label, at: _at, ...step }: StepEntry): DoneStep {
+  return step;
+}
+
 export class Journal {
-  private readonly doneKeys = new Map<string, StepEntry>();
+  private readonly doneKeys = new Map<string, DoneStep>();
   private fd: number | null = null;
 
   private constructor(
@@ -114,7 +122,7 @@ export class Journal {
     readonly meta: RunMeta,
     entries: JournalEntry[],
   ) {
-    for (const e of entries) if (e.t === 'done') this.doneKeys.set(e.key, e);
+    for (const e of entries) if (e.t === 'done') this.doneKeys.set(e.key, doneStep(e));
   }
 
   static start(dataDir: string, meta: Omit<RunMeta, 'id' | 'startedAt' | 'status'>): Journal {
@@ -147,14 +155,14 @@ export class Journal {
   }
 
   /** The completed step of a unit of work, if this run already did it. */
-  done(key: string): StepEntry | undefined {
+  done(key: string): DoneStep | undefined {
     return this.doneKeys.get(key);
   }
 
   step(entry: Omit<StepEntry, 't' | 'at'>): StepEntry {
     const full: StepEntry = { t: 'done', ...entry, at: new Date().toISOString() };
     this.append(full);
-    this.doneKeys.set(full.key, full);
+    this.doneKeys.set(full.key, doneStep(full));
     return full;
   }
 

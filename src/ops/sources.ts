@@ -8,8 +8,19 @@ import { SafeDir } from './safe-files.js';
 // The sources an import reads: an export directory (each item read twice, once for its links and
 // once to write it, so bodies are never all in memory), or items already read into memory (copy).
 
-export function refOf(item: PlainItem): ItemRef {
-  return { repoId: item.contentRepositoryId, schema: item.body._meta.schema, folderId: item.folderId ?? null, links: findLinks(item.body).map((l) => l.id) };
+/**
+ * Reads items' refs, which a source keeps for every item of a run: the repository ids, schemas
+ * and folders of 100,000 items are a handful of values, kept once each rather than once per item.
+ */
+export function refReader(): (item: PlainItem) => ItemRef {
+  const strings = new Map<string, string>();
+  const once = (s: string) => strings.get(s) ?? (strings.set(s, s), s);
+  return (item) => ({
+    repoId: once(item.contentRepositoryId),
+    schema: once(item.body._meta.schema),
+    folderId: item.folderId == null ? null : once(item.folderId),
+    links: findLinks(item.body).map((l) => l.id),
+  });
 }
 
 export function directorySource(dir: string): ImportSource & { manifest: Manifest } {
@@ -17,6 +28,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
   const safe = new SafeDir(dir);
   const files = new Map<string, string>();
   const refs = new Map<string, ItemRef>();
+  const refOf = refReader();
   for (const file of itemFiles(safe)) {
     const item = readItemFile(safe, file);
     if (files.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${files.get(item.id)} and ${file}`);
@@ -48,6 +60,7 @@ function quote(s: string): string {
 export function memorySource(items: Iterable<PlainItem>, repositories: RepositoryInfo[], folders: FolderInfo[]): ImportSource {
   const byId = new Map<string, PlainItem>();
   for (const item of items) byId.set(item.id, item);
+  const refOf = refReader();
   return {
     repositories,
     folders,

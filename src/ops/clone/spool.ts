@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { plainItem, type FolderInfo, type PlainItem, type RepositoryInfo } from '../content-files.js';
 import { readSelection } from '../export.js';
 import type { ImportSource, ItemRef } from '../import.js';
-import { refOf } from '../sources.js';
+import { refReader } from '../sources.js';
 import type { CloneContext } from './context.js';
 
 // The source items of a clone, spooled to disk as they are read (one file per item, like an
@@ -30,6 +30,7 @@ export async function spoolItems(c: CloneContext, repositories: RepositoryInfo[]
   mkdirSync(dir, { recursive: true });
   const file = (id: string) => join(dir, `${id}.json`);
   const refs = new Map<string, ItemRef>();
+  const refOf = refReader();
   const workflow = new Map<string, string>();
   let hasDeliveryKeys = false;
   const keep = (item: SourceItem) => {
