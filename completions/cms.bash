@@ -566,10 +566,11 @@ _cms_unquote() {
   printf '%s' "$w"
 }
 
-# Bash splits words at COMP_WORDBREAKS, ':' included: `--repo ns:name` arrives as `ns`, `:`,
-# `name`. Sets _cms_words/_cms_cword to the words with those pieces re-joined (pieces with no
-# blank between them, next to a ':', as COMP_LINE shows), and _cms_keep to the part of the
-# current word before its last such ':', which bash keeps (it replaces only what follows).
+# Bash splits words at COMP_WORDBREAKS, ':' and '=' included: `--repo=ns:name` arrives as
+# `--repo`, `=`, `ns`, `:`, `name`. Sets _cms_words/_cms_cword to the words with those pieces
+# re-joined (pieces with no blank between them, next to a ':' or '=', as COMP_LINE shows), and
+# _cms_keep to the part of the current word up to its last such ':' or '=', which bash keeps (it
+# replaces only what follows).
 _cms_words_by_colon() {
   _cms_words=() _cms_cword=0 _cms_keep=""
   local line=${COMP_LINE-} word i joined=0 last=${COMP_WORDS[COMP_CWORD]}
@@ -582,7 +583,7 @@ _cms_words_by_colon() {
         _cms_words=("${COMP_WORDS[@]:0:COMP_CWORD+1}") _cms_cword=$COMP_CWORD _cms_keep=""
         return
       fi
-      if ((i > 1)) && [[ $rest == "$line" ]] && [[ $word == :* || ${_cms_words[${#_cms_words[@]}-1]} == *: ]]; then
+      if ((i > 1)) && [[ $rest == "$line" ]] && [[ $word == [:=]* || ${_cms_words[${#_cms_words[@]}-1]} == *[:=] ]]; then
         _cms_words[${#_cms_words[@]}-1]+=$word
         ((i == COMP_CWORD)) && joined=1
         line=${rest:${#word}}
@@ -596,21 +597,24 @@ _cms_words_by_colon() {
   _cms_cword=$((${#_cms_words[@]} - 1))
   if ((joined)); then
     local kept=${_cms_words[_cms_cword]}
-    [[ -n ${last//:/} ]] && kept=${kept%"$last"}
+    [[ -n ${last//[:=]/} ]] && kept=${kept%"$last"}
     _cms_keep=$(_cms_unquote "$kept")
   fi
 }
 
 # Reads candidate lines (word<TAB>description) on stdin; adds those starting with $1 to
 # COMPREPLY, each quoted with %q so the line holds it literally. $2, a start of $1 that bash
-# keeps on the line (up to a ':'), is left out of what is offered.
+# keeps on the line (up to a ':' or '='), is left out of what is offered. $3 (`--opt=`) goes
+# before each word: the value of an --opt=value word.
 _cms_offer() {
-  local cur=$1 keep=${2-} line word quoted
+  local cur=$1 keep=${2-} lead=${3-} line word quoted
   local -a lines
   mapfile -t lines
   for line in "${lines[@]}"; do
     word=${line%%$'\t'*}
-    [[ -n $word && $word == "$cur"* ]] || continue
+    [[ -n $word ]] || continue
+    word=$lead$word
+    [[ $word == "$cur"* ]] || continue
     printf -v quoted '%q' "${word:${#keep}}"
     COMPREPLY+=("$quoted")
   done
@@ -640,7 +644,11 @@ _cms_complete() {
     next="$path $word"
     if [[ -n "${_cms_subs[$next]+x}" || -n "${_cms_opts[$next]+x}" ]]; then path="$next"; else positional=$((positional + 1)); fi
   done
-  local values="${_cms_vals["$path $prev"]-${_cms_vals["cms $prev"]-}}"
+  # --opt=value: the value of opt, offered as the whole word (bash keeps what it split off).
+  local opt=$prev lead=""
+  [[ $cur == -*=* ]] && opt=${cur%%=*} lead="${cur%%=*}="
+  local values="${_cms_vals["$path $opt"]-${_cms_vals["cms $opt"]-}}"
+  [[ -n $lead && -z $values ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "${_cms_subs[$path]-}" ]]; then values="${_cms_args[$path]-}"; fi
   local -a words
   if [[ $values == @* ]]; then
@@ -648,7 +656,7 @@ _cms_complete() {
     [[ -n $profile ]] && args+=("--profile=$profile")
     args+=(__complete "${values#@}")
     [[ -n $hub ]] && args+=("--hub=$hub")
-    _cms_offer "$cur" "$_cms_keep" < <(cms "${args[@]}" 2>/dev/null)
+    _cms_offer "$cur" "$_cms_keep" "$lead" < <(cms "${args[@]}" 2>/dev/null)
     return
   elif [[ -n $values ]]; then
     read -ra words <<< "$values"
@@ -657,6 +665,6 @@ _cms_complete() {
   else
     read -ra words <<< "${_cms_subs[$path]-}"
   fi
-  _cms_offer "$cur" "$_cms_keep" < <(printf '%s\n' "${words[@]}")
+  _cms_offer "$cur" "$_cms_keep" "$lead" < <(printf '%s\n' "${words[@]}")
 }
 complete -F _cms_complete cms

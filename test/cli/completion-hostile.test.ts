@@ -124,6 +124,21 @@ if ((\${#COMPREPLY[@]})); then printf '%s\\0' "\${COMPREPLY[@]}" > ${scratch}/sc
     expect(await complete([...line.split(' '), 'x', ':'], {}, `${line} x :`)).toEqual([]);
   });
 
+  it("completes the value of --opt=value from the words bash split at '='", async () => {
+    // '=' is in COMP_WORDBREAKS too: `--repo=x` arrives as `--repo`, `=`, `x`.
+    const line = 'cms item list --hub site';
+    const words = line.split(' ');
+    expect(await complete([...words, '--repo', '='], {}, `${line} --repo=`)).toEqual(expected());
+    expect(await complete([...words, '--repo', '=', 'x'], {}, `${line} --repo=x`)).toEqual(expected('x'));
+    expect(await complete([...words, '--repo', '=', 'x', ':'], {}, `${line} --repo=x:`)).toEqual(['y=z']);
+    expect(await complete([...words, '--repo', '=', 'x', ':', 'y', '='], {}, `${line} --repo=x:y=`)).toEqual(['z']);
+    // --hub=site earlier on the line is the hub the names come from.
+    expect(await complete(['cms', 'item', 'list', '--hub', '=', 'site', '--repo', ''], {}, 'cms item list --hub=site --repo ')).toEqual(expected());
+    expect(await complete(['cms', 'hub', 'get', '--output', '='], {}, 'cms hub get --output=')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml'].sort());
+    // An option that takes no value offers nothing after '='.
+    expect(await complete(['cms', 'hub', 'list', '--debug', '='], {}, 'cms hub list --debug=')).toEqual([]);
+  });
+
   it('honours --profile and --hub wherever they are on the line, and hub names', async () => {
     expect(await complete(['cms', 'repo', 'get', '--hub', 'site', ''])).toEqual(expected());
     expect(await complete(['cms', 'hub', 'get', ''])).toEqual(['other', 'site']);
@@ -167,6 +182,14 @@ zpty -d z`;
       expect(line.startsWith(`${typed} ${prefix}`), line).toBe(true);
       expect(readBack(line).at(-1), line).toBe(name);
     }
+  });
+
+  it('completes --repo=<prefix> and --hub=<prefix>, keeping what was typed', async () => {
+    const line = await completeLine('cms item list --hub=si');
+    expect(line).toBe('cms item list --hub=site ');
+    const withRepo = await completeLine('cms item list --hub=site --repo=x:y');
+    expect(withRepo.startsWith('cms item list --hub=site --repo=x:y'), withRepo).toBe(true);
+    expect(readBack(withRepo).at(-1)).toBe('--repo=x:y=z');
   });
 });
 
