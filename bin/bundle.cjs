@@ -2,22 +2,26 @@
 // Runs the bundled CLI (dist/bundle/cli/main.cjs) the way Node runs a CommonJS module, but
 // compiled with the V8 code cache the build made beside it (main.cjs.cache): most of what an
 // embedded command costs at startup is compiling, and Node 20 caches no compiled code of its own.
-// The cache is used only for the exact source it was made from (its SHA-1 heads the file); V8
-// refuses it by itself for another Node version or other V8 flags, and the CLI then compiles
-// as usual, only slower.
+// The cache is used only for the exact source it was made from, and only whole: its head holds
+// the SHA-1 of that source and of the cache itself (V8 checks neither: a cache of a changed
+// source of the same length would run the old code, a damaged one could crash it). V8 refuses it
+// by itself for another Node version or other V8 flags, and the CLI then compiles as usual, only
+// slower.
 const { readFileSync } = require('node:fs');
 const { Script } = require('node:vm');
 const { dirname } = require('node:path');
 const { createRequire, wrap } = require('node:module');
 const { hash } = require('node:crypto');
 
-/** The cache file's head: the source's SHA-1 in hex, then a newline. */
-const HEAD = 41;
+/** The cache file's head: the SHA-1 (hex) of the source and of the rest of the file, a space between, then a newline. */
+const HEAD = 82;
 
 function cacheFor(file, digest) {
   try {
     const data = readFileSync(`${file}.cache`);
-    return data.length > HEAD && data.toString('latin1', 0, HEAD) === `${digest}\n` ? data.subarray(HEAD) : undefined;
+    if (data.length <= HEAD || data.toString('latin1', 0, 41) !== `${digest} ` || data[HEAD - 1] !== 10) return undefined;
+    const payload = data.subarray(HEAD);
+    return data.toString('latin1', 41, HEAD - 1) === hash('sha1', payload) ? payload : undefined;
   } catch {
     return undefined;
   }
@@ -39,7 +43,10 @@ function loadBundle(file) {
   return {
     exports: module.exports,
     cached: cachedData !== undefined && !script.cachedDataRejected,
-    makeCache: () => Buffer.concat([Buffer.from(`${digest}\n`, 'latin1'), script.createCachedData()]),
+    makeCache: () => {
+      const payload = script.createCachedData();
+      return Buffer.concat([Buffer.from(`${digest} ${hash('sha1', payload)}\n`, 'latin1'), payload]);
+    },
   };
 }
 

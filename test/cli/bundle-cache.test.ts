@@ -42,6 +42,20 @@ describe('the bundle code cache', () => {
     expect(cached(copy)).toBe(false);
   });
 
+  it('is not used when damaged', () => {
+    const copy = join(dir, 'damaged.cjs');
+    copyFileSync(bundle, copy);
+    const cache = readFileSync(`${bundle}.cache`);
+    writeFileSync(`${copy}.cache`, cache);
+    expect(cached(copy)).toBe(true);
+    const damaged = Buffer.from(cache);
+    damaged[Math.floor(damaged.length / 2)]! ^= 0xff;
+    writeFileSync(`${copy}.cache`, damaged);
+    expect(cached(copy)).toBe(false);
+    writeFileSync(`${copy}.cache`, cache.subarray(0, cache.length - 1000));
+    expect(cached(copy)).toBe(false);
+  });
+
   it('refused by V8 under other flags, the CLI compiles as usual', async () => {
     expect(cached(bundle, ['--max-old-space-size=200'])).toBe(false);
     const home = new CliHome();
