@@ -135,13 +135,17 @@ interface MappingFile {
 const pairs = (v: unknown): v is [string, string][] => Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
 
 /** Reads that CLI's mapping file (a missing one is empty) and adds its item pairs to the mapping. */
-export function readMappingFile(path: string, mapping: IdMapping): MappingFile {
+export function readMappingFile(path: string): MappingFile {
   const files = new SafeDir(dirname(path));
   if (!files.exists(basename(path))) return {};
   const data = files.readJson(basename(path));
   if (!isObject(data) || (data.contentItems !== undefined && !pairs(data.contentItems))) throw new FileProblem(path, 'is not a mapping file (it needs "contentItems": [[source id, target id], ...])');
-  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) if (isSafeId(t)) mapping.set('item', s, t);
   return data;
+}
+
+/** Adds the mapping file's item pairs (those naming a usable target id) to `mapping`. */
+export function useMappingFile(data: MappingFile, mapping: IdMapping): void {
+  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) if (isSafeId(t)) mapping.set('item', s, t);
 }
 
 /** Writes the mapping file back with every item pair known for the hub, keeping its other lists. */

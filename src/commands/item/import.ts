@@ -8,7 +8,7 @@ import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption,
 import { importItems } from '../../ops/import.js';
 import { FileMapping } from '../../ops/mapping.js';
 import { directorySource } from '../../ops/sources.js';
-import { LAYOUTS, dcCliSource, detectLayout, readMappingFile, writeMappingFile, type Layout } from '../../ops/dc-cli-layout.js';
+import { LAYOUTS, dcCliSource, detectLayout, readMappingFile, useMappingFile, writeMappingFile, type Layout } from '../../ops/dc-cli-layout.js';
 
 interface Opts extends RunFlags {
   hub?: string;
@@ -69,18 +69,17 @@ export default defineCommand<Opts>({
     const source = layout === 'dc-cli' ? dcCliSource(options.dir, Boolean(options.repoId)) : directorySource(options.dir);
     const connection = ctx.connection();
     const target = { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId };
-    const mapping = FileMapping.forTarget(connection.dataDir, target);
-    let mappingFile: ReturnType<typeof readMappingFile> | undefined;
-    try {
-      mappingFile = options.mappingFile ? readMappingFile(options.mappingFile, mapping) : undefined;
-    } catch (err) {
-      mapping.close();
-      throw err;
-    }
+    // Read (and refused when unusable) before the run begins; used once the run holds its lock.
+    const mappingFile = options.mappingFile ? readMappingFile(options.mappingFile) : undefined;
     const run = await BulkRun.begin(ctx, opts, { command: 'item import', options: { ...options }, target });
     if (run.dryRun) client.readOnly = true;
+    let mapping: FileMapping | undefined;
     try {
       return await run.execute(async () => {
+        // What earlier runs created in the hub, read under the lock: a run that held it until a
+        // moment ago has written all of its mapping (read before, its items would be created again).
+        mapping = FileMapping.forTarget(connection.dataDir, target);
+        if (mappingFile) useMappingFile(mappingFile, mapping);
         await importItems(run, source, {
           client,
           hubId: options.hubId,
@@ -95,8 +94,8 @@ export default defineCommand<Opts>({
         });
       });
     } finally {
-      if (mappingFile && options.mappingFile && !run.dryRun) writeMappingFile(options.mappingFile, mappingFile, mapping);
-      mapping.close();
+      if (mapping && mappingFile && options.mappingFile && !run.dryRun) writeMappingFile(options.mappingFile, mappingFile, mapping);
+      mapping?.close();
     }
   },
 });
