@@ -208,9 +208,10 @@ _cms_complete() {
     next="$path $word"
     if [[ -n "\${_cms_subs[$next]+x}" || -n "\${_cms_opts[$next]+x}" ]]; then path="$next"; else positional=$((positional + 1)); fi
   done
-  # --opt=value: the value of opt, offered as the whole word (bash keeps what it split off).
+  # --opt=value (long options only: -o=json would be -o with '=json'): the value of opt, offered
+  # as the whole word (bash keeps what it split off).
   local opt=$prev lead=""
-  [[ $cur == -*=* ]] && opt=\${cur%%=*} lead="\${cur%%=*}="
+  [[ $cur == --*=* ]] && opt=\${cur%%=*} lead="\${cur%%=*}="
   local values="\${_cms_vals["$path $opt"]-\${_cms_vals["cms $opt"]-}}"
   [[ -n $lead && -z $values ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "\${_cms_subs[$path]-}" ]]; then values="\${_cms_args[$path]-}"; fi

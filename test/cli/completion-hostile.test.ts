@@ -135,8 +135,9 @@ if ((\${#COMPREPLY[@]})); then printf '%s\\0' "\${COMPREPLY[@]}" > ${scratch}/sc
     // --hub=site earlier on the line is the hub the names come from.
     expect(await complete(['cms', 'item', 'list', '--hub', '=', 'site', '--repo', ''], {}, 'cms item list --hub=site --repo ')).toEqual(expected());
     expect(await complete(['cms', 'hub', 'get', '--output', '='], {}, 'cms hub get --output=')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml'].sort());
-    // An option that takes no value offers nothing after '='.
+    // An option that takes no value offers nothing after '='; nor does a short one (-o=json is not -o json).
     expect(await complete(['cms', 'hub', 'list', '--debug', '='], {}, 'cms hub list --debug=')).toEqual([]);
+    expect(await complete(['cms', 'hub', 'get', '-o', '='], {}, 'cms hub get -o=')).toEqual([]);
   });
 
   it('honours --profile and --hub wherever they are on the line, and hub names', async () => {
