@@ -281,6 +281,6 @@ function renderApply(run: BulkRun, sync: Syncer, kind: ApplyKind, options: Apply
   const head = run.dryRun ? `Dry run of cms ${kind} apply ${options.dir}: nothing was changed.` : `Run ${run.id} (cms ${kind} apply ${options.dir}): ${run.journal?.meta.status ?? 'completed'}`;
   const rows = sync.steps.map((s) => ({ ...s, label: s.resumed ? `${s.label} (done before the resume)` : s.label }));
   const lines = [head, '', ...stepLines(rows), '', `${run.dryRun ? 'Plan' : 'Result'}: ${countLine(countActions(sync.steps))}${run.failures.length ? `, ${run.failures.length} failed` : ''}`];
-  lines.push(...failureLines(run.failures));
+  for (const line of failureLines(run.failures)) lines.push(line);
   return `${lines.join('\n')}\n`;
 }

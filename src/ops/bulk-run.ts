@@ -272,18 +272,21 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
   const lines: string[] = [];
   if (summary.dryRun) {
     lines.push(`Dry run of cms ${command}: nothing was changed.`, '');
-    lines.push(...table(['ACTION', 'RESOURCE', 'SOURCE', 'LABEL', 'REPOSITORY', 'FOLDER'], plan.map((p) => [p.action, p.resource, p.sourceId ?? '', p.label ?? '', p.repository ?? '', p.folder ?? ''])), '');
+    for (const line of table(['ACTION', 'RESOURCE', 'SOURCE', 'LABEL', 'REPOSITORY', 'FOLDER'], plan.map((p) => [p.action, p.resource, p.sourceId ?? '', p.label ?? '', p.repository ?? '', p.folder ?? '']))) lines.push(line);
+    lines.push('');
   } else {
     lines.push(`Run ${summary.runId} (cms ${command}): ${status ?? 'completed'} in ${summary.seconds} s`);
   }
   const counts = Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number');
   lines.push(...table([summary.dryRun ? 'WOULD' : 'RESULT', 'COUNT'], counts.map(([k, v]) => [k, String(v)])));
-  if (failures.length) lines.push('', ...table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason])));
+  if (failures.length) lines.push('');
+  for (const line of failures.length ? table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason])) : []) lines.push(line);
   return `${lines.join('\n')}\n`;
 }
 
+/** Plan and failure tables, a row per item: never spread into arguments (see WorkQueue.push). */
 function table(head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => Math.min(60, r[i]!.length))));
+  const widths = head.map((h, i) => rows.reduce((w, r) => Math.max(w, Math.min(60, r[i]!.length)), h.length));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(head), ...rows.map(line)];
 }

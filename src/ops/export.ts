@@ -94,9 +94,9 @@ export async function folderTree(client: ApiClient, repoId: string): Promise<Fol
   while (level.length) {
     // A folder answered twice (a service that loops) is kept once: the walk always ends.
     level = level.filter((f) => !seen.has(f.id) && seen.add(f.id));
-    out.push(...level.map((f) => ({ id: f.id, name: f.name, parentId: f.parentId, repository: repoId })));
+    for (const f of level) out.push({ id: f.id, name: f.name, parentId: f.parentId, repository: repoId });
     const next: typeof level = [];
-    for (const f of level) next.push(...(await collect<{ id: string; name: string }>(client, `/folders/${checkedId(f.id, 'folder')}/folders`, 'folders')).map((c) => ({ ...c, parentId: f.id })));
+    for (const f of level) for (const c of await collect<{ id: string; name: string }>(client, `/folders/${checkedId(f.id, 'folder')}/folders`, 'folders')) next.push({ ...c, parentId: f.id });
     level = next;
   }
   return out;
@@ -153,7 +153,7 @@ export async function readSelection(client: ApiClient, sel: Selection, folders: 
   let outstanding = 0;
   const push = (tasks: Task[]) => {
     outstanding += tasks.length;
-    queue.push(...tasks);
+    queue.push(tasks);
   };
   const settle = () => {
     if (--outstanding === 0) queue.close();

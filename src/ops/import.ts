@@ -118,11 +118,19 @@ class Importer {
     private readonly target: ImportTarget,
   ) {
     this.client = target.client;
-    this.ids = new Map(target.mapping.all('item'));
+    // A dry run's ids (new:...) stay out of the mapping; a real run's ids are the mapping's own
+    // map, not a copy of it: one entry per item, not two.
+    this.ids = run.dryRun ? new Map(target.mapping.all('item')) : target.mapping.all('item');
     for (const [s, t] of run.journal?.mapping('item') ?? []) {
-      this.ids.set(s, t);
       target.mapping.set('item', s, t);
+      this.ids.set(s, t);
     }
+  }
+
+  /** The target id of a source item, for this run's links and later runs (the mapping; a dry run keeps it to itself). */
+  private map(sourceId: string, targetId: string): void {
+    if (!this.run.dryRun) this.target.mapping.set('item', sourceId, targetId);
+    this.ids.set(sourceId, targetId);
   }
 
   get result(): ImportResult {
@@ -257,8 +265,7 @@ class Importer {
     for (const repoId of new Set(unmapped.values())) {
       for await (const item of this.client.paginate<{ id: string }>(`/content-repositories/${repoId}/content-items`, 'content-items', { pageSize: 500, query: { status: 'ACTIVE,ARCHIVED', sort: 'createdDate,asc' } })) {
         if (unmapped.get(item.id) !== repoId) continue;
-        this.ids.set(item.id, item.id);
-        if (!this.run.dryRun) this.target.mapping.set('item', item.id, item.id);
+        this.map(item.id, item.id);
       }
     }
   }
@@ -293,11 +300,11 @@ class Importer {
   // ---- items, linked ones first ----
 
   private async importAll(): Promise<void> {
-    const graph = new WorkGraph(new Map([...this.source.refs].map(([id, ref]) => [id, ref.links])));
+    const graph = new WorkGraph(this.source.refs);
     const queue = new WorkQueue<Unit>(this.target.signal);
     const governor = new Governor(this.target.concurrency);
     const stopWatching = governor.watch(this.client);
-    queue.push(...graph.start());
+    queue.push(graph.start());
     if (graph.finished) queue.close();
     const worker = async (unit: Unit) => {
       let needsLinks = false;
@@ -309,7 +316,7 @@ class Importer {
         this.failed.add(unit.id);
         this.run.fail(`${unit.phase === 'item' ? 'item:' : SECOND_PASS}${unit.id}`, unit.id, err);
       }
-      queue.push(...graph.finish(unit, needsLinks));
+      queue.push(graph.finish(unit, needsLinks));
       if (graph.finished) queue.close();
     };
     try {
@@ -328,7 +335,7 @@ class Importer {
       if (!prior.partial) await this.finishResumed(id, prior.targetId);
       return prior.partial ?? false;
     }
-    const src = await this.source.load(id);
+    const src = await this.load(id);
     const repo = this.repos.get(src.contentRepositoryId)!;
     const { desired, stripped } = this.desired(src);
     const place = this.place(src, repo);
@@ -353,7 +360,7 @@ class Importer {
       await this.finishResumed(id, prior.targetId);
       return false;
     }
-    const src = await this.source.load(id);
+    const src = await this.load(id);
     const repo = this.repos.get(src.contentRepositoryId)!;
     const place = this.place(src, repo);
     const { desired } = this.desired(src);
@@ -381,8 +388,7 @@ class Importer {
       created = await this.client.post<TargetItem>(request.path, fields, { idempotencyKey: request.idempotencyKey, query });
     }
     this.run.record({ key, action: 'create', resource: 'item', sourceId: src.id, targetId: created.id, version: created.version, partial: stripped || undefined, label: src.label }, { place, tick: true });
-    this.ids.set(src.id, created.id);
-    if (!this.run.dryRun) this.target.mapping.set('item', src.id, created.id);
+    this.map(src.id, created.id);
     return created;
   }
 
@@ -421,7 +427,7 @@ class Importer {
    * not have happened before the run died.
    */
   private async finishResumed(id: string, targetId: string): Promise<void> {
-    const src = await this.source.load(id);
+    const src = await this.load(id);
     const publishPending = this.target.publish && !this.run.done(`publish:${id}`);
     if (src.status !== 'ARCHIVED' && !publishPending) return;
     const repo = this.repos.get(src.contentRepositoryId)!;
@@ -513,6 +519,16 @@ class Importer {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * An item read whole, under the refs' copy of its id: the id map, the mapping and the journal
+   * then share one string per item instead of keeping another copy from each read.
+   */
+  private async load(id: string): Promise<PlainItem> {
+    const item = await this.source.load(id);
+    item.id = id;
+    return item;
   }
 
   private place(src: PlainItem, repo: TargetRepo): Place {

@@ -108,13 +108,37 @@ export const runsDir = (dataDir: string) => join(dataDir, 'runs');
 /** A completed step as a run looks it up: without the words and time kept for people reading the journal. */
 export type DoneStep = Omit<StepEntry, 'label' | 'at'>;
 
-/** What a run keeps in memory of a step, one per item of a bulk run: the file has the rest. */
-function doneStep({ label: _label, at: _at, ...step }: StepEntry): DoneStep {
-  return step;
+/**
+ * The completed steps of a run by key, one per unit of work (several per item of a bulk run), with
+ * only what a run looks up: the file has the rest. A key is `<kind>:<rest>`, and the rest is most
+ * often the step's source id: such a step is filed under its kind by that id, a string the run
+ * keeps anyway, rather than under a key string of its own.
+ */
+class DoneSteps {
+  private readonly byKind = new Map<string, Map<string, Omit<DoneStep, 'key'>>>();
+
+  set({ key, label: _label, at: _at, ...step }: StepEntry): void {
+    const colon = key.indexOf(':');
+    const kind = key.slice(0, colon + 1);
+    const rest = step.sourceId !== undefined && key.length === colon + 1 + step.sourceId.length && key.endsWith(step.sourceId) ? step.sourceId : key.slice(colon + 1);
+    let steps = this.byKind.get(kind);
+    if (!steps) this.byKind.set(kind, (steps = new Map()));
+    steps.set(rest, step);
+  }
+
+  get(key: string): DoneStep | undefined {
+    const colon = key.indexOf(':');
+    const step = this.byKind.get(key.slice(0, colon + 1))?.get(key.slice(colon + 1));
+    return step && { key, ...step };
+  }
+
+  *values(): Iterable<Omit<DoneStep, 'key'>> {
+    for (const steps of this.byKind.values()) yield* steps.values();
+  }
 }
 
 export class Journal {
-  private readonly doneKeys = new Map<string, DoneStep>();
+  private readonly doneKeys = new DoneSteps();
   private fd: number | null = null;
 
   private constructor(
@@ -122,7 +146,7 @@ export class Journal {
     readonly meta: RunMeta,
     entries: JournalEntry[],
   ) {
-    for (const e of entries) if (e.t === 'done') this.doneKeys.set(e.key, doneStep(e));
+    for (const e of entries) if (e.t === 'done') this.doneKeys.set(e);
   }
 
   static start(dataDir: string, meta: Omit<RunMeta, 'id' | 'startedAt' | 'status'>): Journal {
@@ -162,7 +186,7 @@ export class Journal {
   step(entry: Omit<StepEntry, 't' | 'at'>): StepEntry {
     const full: StepEntry = { t: 'done', ...entry, at: new Date().toISOString() };
     this.append(full);
-    this.doneKeys.set(full.key, doneStep(full));
+    this.doneKeys.set(full);
     return full;
   }
 

@@ -234,8 +234,9 @@ export class WorkQueue<T> implements AsyncIterable<T> {
     signal?.addEventListener('abort', () => this.waiting?.reject(signal.reason), { once: true });
   }
 
-  push(...items: T[]): void {
-    this.items.push(...items);
+  /** Takes a list rather than arguments: a list as long as a run's items would overflow the stack as arguments. */
+  push(items: readonly T[]): void {
+    for (const item of items) this.items.push(item);
     this.flush();
   }
 

@@ -13,8 +13,9 @@ export interface ReportRow {
 
 /** Plan rows, then the field differences of each indented beneath it. */
 export function stepLines(rows: readonly ReportRow[]): string[] {
-  const actionWidth = Math.max(6, ...rows.map((r) => r.action.length));
-  const resourceWidth = Math.max(8, ...rows.map((r) => r.resource.length));
+  // A row per step, so a fold: spread into Math.max, 130,000 rows overflow the stack.
+  const actionWidth = rows.reduce((w, r) => Math.max(w, r.action.length), 6);
+  const resourceWidth = rows.reduce((w, r) => Math.max(w, r.resource.length), 8);
   const lines: string[] = [];
   for (const r of rows) {
     lines.push(`${r.action.padEnd(actionWidth)}  ${r.resource.padEnd(resourceWidth)}  ${r.label ?? ''}`.trimEnd());

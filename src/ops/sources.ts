@@ -1,46 +1,65 @@
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { findLinks } from '../server/core/content-links.js';
 import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
 import type { ImportSource, ItemRef } from './import.js';
 import { SafeDir } from './safe-files.js';
+import { sizeHeapFor } from './small-heap.js';
 
 // The sources an import reads: an export directory (each item read twice, once for its links and
 // once to write it, so bodies are never all in memory), or items already read into memory (copy).
 
+const NO_LINKS: string[] = [];
+
 /**
- * Reads items' refs, which a source keeps for every item of a run: the repository ids, schemas
- * and folders of 100,000 items are a handful of values, kept once each rather than once per item.
+ * Reads items' refs, which a source keeps for every item of a run. Every string is kept once:
+ * the repository ids, schemas and folders of 100,000 items are a handful of values, and a link
+ * names an item whose id is already kept as a key (`id` interns a key the same way).
  */
-export function refReader(): (item: PlainItem) => ItemRef {
+export function refReader(): { refOf: (item: PlainItem) => ItemRef; id: (id: string) => string } {
   const strings = new Map<string, string>();
   const once = (s: string) => strings.get(s) ?? (strings.set(s, s), s);
-  return (item) => ({
-    repoId: once(item.contentRepositoryId),
-    schema: once(item.body._meta.schema),
-    folderId: item.folderId == null ? null : once(item.folderId),
-    links: findLinks(item.body).map((l) => l.id),
-  });
+  const refOf = (item: PlainItem): ItemRef => {
+    const links = findLinks(item.body);
+    return {
+      repoId: once(item.contentRepositoryId),
+      schema: once(item.body._meta.schema),
+      folderId: item.folderId == null ? null : once(item.folderId),
+      links: links.length ? links.map((l) => once(l.id)) : NO_LINKS,
+    };
+  };
+  return { refOf, id: once };
+}
+
+/** An item's ref and its file: a file named after its item keeps only its directory (ending in a separator). */
+interface FileRef extends ItemRef {
+  file: string;
 }
 
 export function directorySource(dir: string): ImportSource & { manifest: Manifest } {
   const manifest = readManifest(dir);
   const safe = new SafeDir(dir);
-  const files = new Map<string, string>();
-  const refs = new Map<string, ItemRef>();
-  const refOf = refReader();
-  for (const file of itemFiles(safe)) {
+  const refs = new Map<string, FileRef>();
+  const { refOf, id } = refReader();
+  const fileOf = (itemId: string) => {
+    const { file } = refs.get(itemId)!;
+    return file.endsWith(sep) ? `${file}${itemId}.json` : file;
+  };
+  const files = itemFiles(safe);
+  // Before the reading, whose parsed bodies are the most garbage a run makes.
+  sizeHeapFor(files.length);
+  for (const file of files) {
     const item = readItemFile(safe, file);
-    if (files.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${files.get(item.id)} and ${file}`);
-    files.set(item.id, file);
-    refs.set(item.id, refOf(item));
+    if (refs.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${fileOf(item.id)} and ${file}`);
+    const folder = `${dirname(file)}${sep}`;
+    refs.set(id(item.id), { ...refOf(item), file: file === `${folder}${item.id}.json` ? id(folder) : file });
   }
   return {
     manifest,
     repositories: manifest.repositories,
     folders: manifest.folders,
     refs,
-    load: (id) => readItemFile(safe, files.get(id)!),
+    load: (itemId) => readItemFile(safe, fileOf(itemId)),
     typeHint: (uri) => exportTypeHint(dir, manifest, uri),
   };
 }
@@ -60,11 +79,11 @@ function quote(s: string): string {
 export function memorySource(items: Iterable<PlainItem>, repositories: RepositoryInfo[], folders: FolderInfo[]): ImportSource {
   const byId = new Map<string, PlainItem>();
   for (const item of items) byId.set(item.id, item);
-  const refOf = refReader();
+  const { refOf, id } = refReader();
   return {
     repositories,
     folders,
-    refs: new Map([...byId].map(([id, item]) => [id, refOf(item)])),
+    refs: new Map([...byId].map(([key, item]) => [id(key), refOf(item)])),
     load: (id) => byId.get(id)!,
     typeHint: () => 'cms item export <dir> --hub <source hub> --repo <repo>, then in the destination: cms schema apply <dir>/schemas && cms type apply <dir>/types',
   };

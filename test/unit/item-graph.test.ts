@@ -68,11 +68,64 @@ describe('WorkGraph', () => {
 
   it('independent items are all ready at once', () => {
     const g = new WorkGraph(graph({ a: [], b: [], c: ['a'] }));
-    expect(g.start().map((u) => u.id).sort()).toEqual(['a', 'b']);
-    expect(g.finish({ phase: 'item', id: 'b' })).toEqual([]);
-    expect(g.finish({ phase: 'item', id: 'a' })).toEqual([{ phase: 'item', id: 'c' }]);
+    const ready = g.start();
+    expect(ready.map((u) => u.id).sort()).toEqual(['a', 'b']);
+    const unit = (id: string) => ready.find((u) => u.id === id)!;
+    expect(g.finish(unit('b'))).toEqual([]);
+    const next = g.finish(unit('a'));
+    expect(next).toMatchObject([{ phase: 'item', id: 'c' }]);
     expect(g.finished).toBe(false);
-    g.finish({ phase: 'item', id: 'c' });
+    g.finish(next[0]!);
     expect(g.finished).toBe(true);
+    expect(() => g.finish({ phase: 'item', id: 'zz', n: 0 })).toThrow(/unknown item zz/);
+  });
+});
+
+describe('WorkGraph on a large random graph', () => {
+  /** A seeded generator, so a failure can be replayed. */
+  function random(seed: number) {
+    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  }
+
+  it('hands out every item once, after everything it links to outside its cycle, and each second pass once', () => {
+    const rnd = random(7);
+    const n = 5_000;
+    const edges = new Map<string, string[]>();
+    for (let i = 0; i < n; i++) {
+      const links: string[] = [];
+      const count = Math.floor(rnd() * 4);
+      // Mostly links to earlier items, some to later ones (cycles), some to items not in the set.
+      for (let k = 0; k < count; k++) links.push(rnd() < 0.05 ? `outside${k}` : `i${Math.floor(rnd() * n)}`);
+      edges.set(`i${i}`, links);
+    }
+    const comps = components(edges);
+    const compOf = new Map<string, number>();
+    for (const c of comps) for (const id of c.ids) compOf.set(id, c.index);
+    const g = new WorkGraph(edges);
+    const needsLinks = (id: string) => comps[compOf.get(id)!]!.cyclic && edges.get(id)!.some((to) => compOf.get(to) === compOf.get(id));
+    const finished = new Set<string>();
+    const seen = new Map<string, number>();
+    const queue: Unit[] = g.start();
+    while (queue.length) {
+      // Out of order, as a pool of workers finishes them.
+      const unit = queue.splice(Math.floor(rnd() * queue.length), 1)[0]!;
+      const key = `${unit.phase}:${unit.id}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      for (const to of edges.get(unit.id)!) {
+        if (!edges.has(to) || compOf.get(to) === compOf.get(unit.id)) continue;
+        expect(finished.has(to), `${unit.id} before ${to}`).toBe(true);
+      }
+      const more = g.finish(unit, unit.phase === 'item' && needsLinks(unit.id));
+      const comp = comps[compOf.get(unit.id)!]!;
+      const passes = (id: string) => (needsLinks(id) ? ['item', 'links'] : ['item']);
+      if (comp.ids.every((id) => passes(id).every((p) => seen.has(`${p}:${id}`)))) for (const id of comp.ids) finished.add(id);
+      queue.push(...more);
+    }
+    expect(g.finished).toBe(true);
+    expect(finished.size).toBe(n);
+    expect([...seen.values()].every((times) => times === 1)).toBe(true);
+    const secondPasses = [...seen.keys()].filter((k) => k.startsWith('links:')).length;
+    expect(secondPasses).toBe([...edges.keys()].filter(needsLinks).length);
+    expect(secondPasses).toBeGreaterThan(0);
   });
 });

@@ -41,6 +41,27 @@ describe('run journal', () => {
     expect(reopened.steps().map((s) => s.key)).toEqual(['item:s1', 'item:s2', 'archive-source:s3']);
   });
 
+  it('finds steps by key whatever its shape, in the process that wrote them and after reopening', () => {
+    const dir = dataDir();
+    const journal = Journal.start(dir, { command: 'hub clone', options: {}, target });
+    const steps = [
+      { key: 'hub', action: 'create', resource: 'hub', targetId: 'h1' },
+      { key: 'assign:r1:type1', action: 'assign', resource: 'content-type', targetId: 'type1' },
+      { key: 'item:s1', action: 'create', resource: 'item', sourceId: 's1', targetId: 't1', version: 1 },
+      // The rest of the key is not the source id, or only ends like it.
+      { key: 'folder:f1', action: 'create', resource: 'folder', sourceId: 'other', targetId: 'f9' },
+      { key: 'item:xs1', action: 'create', resource: 'item', sourceId: 's1', targetId: 't2', version: 1 },
+      { key: 'links:s1', action: 'update', resource: 'item', sourceId: 's1', targetId: 't1', version: 2, before: { version: 1 } },
+    ] as const;
+    for (const step of steps) journal.step({ ...step, label: 'kept in the file only' });
+    for (const j of [journal, Journal.open(dir, journal.id)]) {
+      for (const step of steps) expect(j.done(step.key)).toEqual({ t: 'done', ...step });
+      expect(j.done('item:')).toBeUndefined();
+      expect(j.done('assign:r1')).toBeUndefined();
+      expect(j.done('s1')).toBeUndefined();
+    }
+  });
+
   it('a line cut short by a kill is ignored; steps appended after a resume are kept', () => {
     const dir = dataDir();
     const journal = Journal.start(dir, { command: 'item import', options: {}, target });

@@ -239,13 +239,13 @@ describe('WorkQueue', () => {
   it('hands out work pushed while other work runs, and ends when closed', async () => {
     const queue = new WorkQueue<number>();
     const seen: number[] = [];
-    queue.push(1);
+    queue.push([1]);
     await runPool(
       queue,
       async (n) => {
         seen.push(n);
         await tick(1);
-        if (n < 5) queue.push(n + 1);
+        if (n < 5) queue.push([n + 1]);
         else queue.close();
       },
       new Governor(2),
@@ -255,7 +255,7 @@ describe('WorkQueue', () => {
 
   it('keeps order over many items and rejects a waiting take on abort', async () => {
     const queue = new WorkQueue<number>();
-    queue.push(...Array.from({ length: 5000 }, (_, i) => i));
+    queue.push(Array.from({ length: 5000 }, (_, i) => i));
     queue.close();
     const out: number[] = [];
     for await (const n of queue) out.push(n);

@@ -32,7 +32,7 @@ export default defineCommand<{ file?: string; ignoreSchemaValidation?: boolean }
     const results: BulkResult[] = [];
     for (let i = 0; i < entries.length; i += BATCH) {
       const answer = await client.patch<{ results: BulkResult[] }>('/content-items', entries.slice(i, i + BATCH), { query });
-      results.push(...answer.results);
+      for (const r of answer.results) results.push(r);
     }
     const out = list(results, [col('id'), col('status'), col('code'), col('message')]);
     const failed = results.filter((r) => r.status !== 200).length;

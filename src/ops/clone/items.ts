@@ -63,7 +63,8 @@ async function placeable(c: CloneContext, repos: RepositoryInfo[], folders: Fold
       continue;
     }
     const containersPlanned = isPlanned(target) || folders.some((f) => f.repository === repo.id && isPlanned(c.ids.get('folder', f.id))) || inRepo.some(([, ref]) => !types.has(ref.schema));
-    (c.dryRun && containersPlanned ? planned : ready).push(...inRepo.map(([id]) => id));
+    const into = c.dryRun && containersPlanned ? planned : ready;
+    for (const [id] of inRepo) into.push(id);
   }
   return { ready, planned };
 }

@@ -234,7 +234,7 @@ function renderClone(c: CloneContext, summary: Record<string, unknown>): string 
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const target = summary.target as { hub: string; created: boolean };
   const lines = [head, ...(target.created ? [`The target hub ${target.hub} ${c.dryRun ? 'would be' : 'was'} created.`] : []), '', ...table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd())];
-  if (c.dryRun) lines.push('', 'PLAN', ...stepLines(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail')));
-  lines.push(...noteLines(c.notes), ...failureLines(c.run.failures));
-  return `${lines.join('\n')}\n`;
+  // Built as one list: spread into push(), a plan line per item overflows the stack on a large hub.
+  const plan = c.dryRun ? ['', 'PLAN', ...stepLines(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail'))] : [];
+  return `${[...lines, ...plan, ...noteLines(c.notes), ...failureLines(c.run.failures)].join('\n')}\n`;
 }

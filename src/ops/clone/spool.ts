@@ -30,12 +30,12 @@ export async function spoolItems(c: CloneContext, repositories: RepositoryInfo[]
   mkdirSync(dir, { recursive: true });
   const file = (id: string) => join(dir, `${id}.json`);
   const refs = new Map<string, ItemRef>();
-  const refOf = refReader();
+  const { refOf, id } = refReader();
   const workflow = new Map<string, string>();
   let hasDeliveryKeys = false;
   const keep = (item: SourceItem) => {
     writeFileSync(file(item.id), JSON.stringify(plainItem(item)));
-    refs.set(item.id, refOf(item));
+    refs.set(id(item.id), refOf(item));
     hasDeliveryKeys ||= Boolean(item.deliveryKey);
     if (item.workflow?.state) workflow.set(item.id, item.workflow.state);
   };

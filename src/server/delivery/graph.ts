@@ -54,7 +54,7 @@ export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => 
       chars += JSON.stringify(node.json).length;
       if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
       found.set(id, node);
-      next.push(...findLinks(node.json).map((l) => l.id));
+      for (const link of findLinks(node.json)) next.push(link.id);
     }
     level = next;
   }

@@ -286,7 +286,7 @@ export function descendants(db: Db, rootId: string): string[] {
     if (seen.has(id)) continue;
     seen.add(id);
     order.push(id);
-    queue.push(...linkedIds(db, id));
+    for (const linked of linkedIds(db, id)) queue.push(linked);
   }
   return order;
 }

@@ -70,7 +70,7 @@ export function clickFigures(searches: readonly QueryRecord[], events: Map<strin
     if (conversions.length) converted++;
     clickCount += clicks.reduce((n, e) => n + e.objectIDs.length, 0);
     conversionCount += conversions.reduce((n, e) => n + e.objectIDs.length, 0);
-    positions.push(...clicks.flatMap((e) => e.positions ?? []));
+    for (const e of clicks) for (const p of e.positions ?? []) positions.push(p);
   }
   const n = tracked.length;
   return {
