@@ -44,3 +44,65 @@ describe('unifiedDiff', () => {
     expect(unifiedDiff(a, a)).toEqual([]);
   });
 });
+
+describe('unifiedDiff of large texts (an item body can hold about 10 MB)', () => {
+  const lines = (n: number, name = (i: number) => `  "field${i}": ${i},`) => Array.from({ length: n }, (_, i) => name(i));
+
+  it('finds a few changes far apart in 100,000 lines without a table of lines by lines', () => {
+    const a = lines(100_000);
+    const b = [...a];
+    b[10] = '  "changed": 10,';
+    b.splice(50_000, 1);
+    b[99_990] = '  "changed": 99991,';
+    const out = unifiedDiff(a.join('\n'), b.join('\n'), 1);
+    expect(out).toEqual([
+      '@@ -10,3 +10,3 @@', '   "field9": 9,', '-  "field10": 10,', '+  "changed": 10,', '   "field11": 11,',
+      '@@ -50000,3 +50000,2 @@', '   "field49999": 49999,', '-  "field50000": 50000,', '   "field50001": 50001,',
+      '@@ -99991,3 +99990,3 @@', '   "field99990": 99990,', '-  "field99991": 99991,', '+  "changed": 99991,', '   "field99992": 99992,',
+    ]);
+  });
+
+  it('past a bound on the edits, replaces the changed block whole: every line once, removals first', () => {
+    const a = lines(20_000);
+    const b = lines(20_000, (i) => `  "other${i}": ${i},`);
+    const out = unifiedDiff(['{', ...a, '}'].join('\n'), ['{', ...b, '}'].join('\n'), 1);
+    expect(out[0]).toBe('@@ -1,20002 +1,20002 @@');
+    expect(out.filter((l) => l.startsWith('-'))).toHaveLength(20_000);
+    expect(out.filter((l) => l.startsWith('+'))).toHaveLength(20_000);
+    expect(out.findIndex((l) => l.startsWith('+'))).toBeGreaterThan(out.findLastIndex((l) => l.startsWith('-')));
+  });
+
+  it('many scattered changes: a hunk each, numbered right to the end', () => {
+    const a = lines(40_000);
+    const b = a.map((l, i) => (i % 50 === 0 ? `${l} // changed` : l));
+    const out = unifiedDiff(a.join('\n'), b.join('\n'), 1);
+    expect(out.filter((l) => l.startsWith('@@'))).toHaveLength(800);
+    expect(out.slice(0, 4)).toEqual(['@@ -1,2 +1,2 @@', '-  "field0": 0,', '+  "field0": 0, // changed', '   "field1": 1,']);
+    expect(out.slice(-5)).toEqual(['@@ -39950,3 +39950,3 @@', '   "field39949": 39949,', '-  "field39950": 39950,', '+  "field39950": 39950, // changed', '   "field39951": 39951,']);
+  });
+});
+
+describe('unifiedDiff on random small texts', () => {
+  it('with all lines as context, reads back both texts with the fewest changes', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const text = () => Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcd'[Math.floor(rnd() * 4)]!);
+    for (let round = 0; round < 500; round++) {
+      const a = text();
+      const b = text();
+      const out = unifiedDiff(a.join('\n'), b.join('\n'), 1e9).slice(1);
+      if (a.join('\n') === b.join('\n')) continue;
+      expect(out.filter((l) => l[0] !== '+').map((l) => l.slice(1))).toEqual(a.length ? a : ['']);
+      expect(out.filter((l) => l[0] !== '-').map((l) => l.slice(1))).toEqual(b.length ? b : ['']);
+      // The longest common subsequence of the lines (''.split gives one empty line), the slow way: what is not in it is changed.
+      const aa = a.length ? a : [''];
+      const bb = b.length ? b : [''];
+      const common = (() => {
+        const t = Array.from({ length: aa.length + 1 }, () => new Array<number>(bb.length + 1).fill(0));
+        for (let i = aa.length - 1; i >= 0; i--) for (let j = bb.length - 1; j >= 0; j--) t[i]![j] = aa[i] === bb[j] ? t[i + 1]![j + 1]! + 1 : Math.max(t[i + 1]![j]!, t[i]![j + 1]!);
+        return t[0]![0]!;
+      })();
+      expect(out.filter((l) => l[0] !== ' ').length).toBe(aa.length + bb.length - 2 * common);
+    }
+  });
+});
