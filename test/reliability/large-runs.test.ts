@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
-import { SCHEMA_HOST, assignType, createContentType } from '../helpers/content.js';
-import { Api, createHub, createRepo, startServer } from '../helpers/server.js';
+import { SCHEMA_HOST, repoWithType } from '../helpers/content.js';
+import { Api, startServer } from '../helpers/server.js';
 import { stepLines } from '../../src/ops/run-report.js';
 import { WorkQueue } from '../../src/ops/pool.js';
 
@@ -22,11 +22,7 @@ const SMALL_STACK = ['--stack-size=100'];
 beforeAll(async () => {
   const srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
   try {
-    const api = await new Api(srv.url).login();
-    const hub = await createHub(api, 'large');
-    const type = await createContentType(api, hub.id, URI);
-    const repo = await createRepo(api, hub.id, 'content');
-    await assignType(api, repo.id, type.id);
+    await repoWithType(await new Api(srv.url).login(), 'large', URI);
   } finally {
     await srv.stop();
   }

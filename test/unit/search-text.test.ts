@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_INDEXED_CHARS, searchRow } from '../../src/server/items/search-text.js';
+import { MAX_INDEXED_CHARS, innerHyphens, searchRow, tokens, wordTokens } from '../../src/server/items/search-text.js';
 import type { ContentItem } from '../../src/server/items/store.js';
 
 const item = (body: Record<string, unknown>) =>
@@ -21,5 +21,13 @@ describe('searchRow: what the full-text index takes of an item', () => {
     const row = searchRow(item({ title: 'first words', late: 'zebra' }));
     expect(row.body).toBe('first words _ zebra');
     expect(row.fields).toContain('late__zebra');
+  });
+});
+
+describe('token rules', () => {
+  it('fold case and diacritics, split parts at hyphens, keep inner hyphens in words', () => {
+    expect(tokens('Crème-Brûlée, 2x_3')).toEqual(['creme', 'brulee', '2x', '3']);
+    expect(wordTokens('Crème-Brûlée - x- -y a_b')).toEqual(['creme-brulee', 'x', 'y', 'a', 'b']);
+    expect(innerHyphens('a - b-c _-d')).toBe('a   b-c _-d');
   });
 });

@@ -23,18 +23,17 @@ const splitHyphens = (text: string): string => text.replaceAll('-', ' ');
 const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 
 /** Folded words split at every hyphen (the part columns). */
-export function tokens(text: string): string[] {
-  return fold(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+export const tokens = (text: string): string[] => partsOf(fold(text));
 
 /** Folded words that keep their inner hyphens (the word columns). */
-export function wordTokens(text: string): string[] {
-  return innerHyphens(fold(text))
+export const wordTokens = (text: string): string[] => wordsOf(fold(text));
+
+const partsOf = (folded: string): string[] => folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+const wordsOf = (folded: string): string[] =>
+  innerHyphens(folded)
     .split(/[^\p{L}\p{N}-]+/u)
     .filter((w) => /[\p{L}\p{N}]/u.test(w));
-}
 
 export function fieldName(name: string): string {
   return tokens(name).join('');
@@ -78,9 +77,11 @@ export function searchRow(item: IndexedItem): SearchRow {
   const addField = (field: string, text: string) => {
     let prefix = prefixes.get(field);
     if (prefix === undefined) prefixes.set(field, (prefix = `${fieldName(field)}__`));
-    const parts = tokens(text);
+    // Folded once for both kinds of token.
+    const folded = fold(text);
+    const parts = partsOf(folded);
     if (parts.length) fielded.push(prefix + parts.join(` ${prefix}`));
-    const words = wordTokens(text);
+    const words = wordsOf(folded);
     if (words.length) fieldedWords.push(prefix + words.join(` ${prefix}`));
   };
   let room = MAX_INDEXED_CHARS;
