@@ -52,7 +52,9 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     const item = readItemFile(safe, file);
     if (refs.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${fileOf(item.id)} and ${file}`);
     const folder = `${dirname(file)}${sep}`;
-    refs.set(id(item.id), { ...refOf(item), file: file === `${folder}${item.id}.json` ? id(folder) : file });
+    const { repoId, schema, folderId, links } = refOf(item);
+    // A literal, not a spread of the ref: V8 gave each spread copy a hidden class of its own (270 bytes an item).
+    refs.set(id(item.id), { repoId, schema, folderId, links, file: file === `${folder}${item.id}.json` ? id(folder) : file });
   }
   return {
     manifest,
