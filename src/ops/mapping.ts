@@ -41,7 +41,11 @@ export class MemoryMapping implements IdMapping {
 export class FileMapping extends MemoryMapping {
   private fd: number | null = null;
 
-  constructor(readonly path: string) {
+  /** `readOnly`: pairs set are kept in memory only (a dry run writes nothing). */
+  constructor(
+    readonly path: string,
+    private readonly readOnly = false,
+  ) {
     super();
     if (!existsSync(path)) return;
     for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -55,15 +59,16 @@ export class FileMapping extends MemoryMapping {
     }
   }
 
-  static forTarget(dataDir: string, target: RunTarget): FileMapping {
+  static forTarget(dataDir: string, target: RunTarget, opts: { readOnly?: boolean } = {}): FileMapping {
     const dir = join(dataDir, 'mappings');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return new FileMapping(join(dir, `${targetKey(target)}.ndjson`));
+    if (!opts.readOnly) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return new FileMapping(join(dir, `${targetKey(target)}.ndjson`), opts.readOnly);
   }
 
   override set(kind: string, sourceId: string, targetId: string): void {
     if (this.get(kind, sourceId) === targetId) return;
     super.set(kind, sourceId, targetId);
+    if (this.readOnly) return;
     this.fd ??= openAppend(this.path, 0o600);
     writeSync(this.fd, `${JSON.stringify({ k: kind, s: sourceId, t: targetId })}\n`);
   }

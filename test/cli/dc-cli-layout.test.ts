@@ -153,6 +153,15 @@ describe('the dc-cli layout', () => {
     const made = await home.json(['item', 'create', '--hub', 'dc2', '--repo', 'content', '--label', 'old home', '--schema', URI, '--set', 'body.title="Old"']);
     const map = join(home.dir, 'hub-dc2.json');
     writeFileSync(map, JSON.stringify({ contentItems: [['7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d01', made.id]], workflowStates: [] }));
+    // A dry run changes nothing: not the mapping file, not the hub's own mapping under the data directory.
+    const mappings = join(home.env.CMS_DATA_DIR, 'mappings');
+    const local = () => (existsSync(mappings) ? readdirSync(mappings).map((f) => readFileSync(join(mappings, f), 'utf8')).join('\n') : '');
+    const [mapBefore, localBefore] = [readFileSync(map, 'utf8'), local()];
+    const dry = await jsonAnyExit(['item', 'import', content, '--hub', 'dc2', '--mapping-file', map, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.data).toMatchObject({ created: 3, updated: 1 });
+    expect(readFileSync(map, 'utf8')).toBe(mapBefore);
+    expect(local()).toBe(localBefore);
     const res = await jsonAnyExit(['item', 'import', content, '--hub', 'dc2', '--mapping-file', map]);
     expect(res.exitCode, res.stderr).toBe(0);
     expect(res.data).toMatchObject({ created: 3, updated: 1 });

@@ -78,7 +78,7 @@ export default defineCommand<Opts>({
       return await run.execute(async () => {
         // What earlier runs created in the hub, read under the lock: a run that held it until a
         // moment ago has written all of its mapping (read before, its items would be created again).
-        mapping = FileMapping.forTarget(connection.dataDir, target);
+        mapping = FileMapping.forTarget(connection.dataDir, target, { readOnly: run.dryRun });
         if (mappingFile) useMappingFile(mappingFile, mapping);
         await importItems(run, source, {
           client,
