@@ -205,7 +205,8 @@ function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: st
 
 /**
  * --columns names: a header of the kind's columns, a header -o wide would show (a field's, e.g.
- * "created date"), or a dotted path whose first key is a field of some row. Anything else is a
+ * "created date"), or a dotted path that leads to a value in some row (bodies differ by type, so
+ * not necessarily in every row). Anything else is a
  * usage error naming what there is, rather than a column that is empty on every row. A list with
  * no rows has no fields to check: paths then pass (there is nothing to show either way).
  */
@@ -222,7 +223,7 @@ function namedColumns(rows: unknown[], own: Column[], named: string, warn?: (err
       if (header) return header;
       const field = fields.find((f) => headerFor(f).toLowerCase() === lower);
       if (field !== undefined) return { header: headerFor(field), value: field };
-      if (rows.length && !fields.includes(n.split('.')[0]!)) unknown.push(n);
+      if (rows.length && !(fields.includes(n.split('.')[0]!) && rows.some((row) => path(row, n) !== undefined))) unknown.push(n);
       return { header: n.toUpperCase(), value: n };
     });
   if (!unknown.length) return chosen;
@@ -246,7 +247,7 @@ function unknownColumns(unknown: string[], own: Column[], fields: string[], rows
   const quoted = unknown.map((n) => `'${oneLine(n)}'`).join(', ');
   const lines: string[] = [];
   for (const n of unknown) {
-    const close = similar(n.split('.')[0]!, candidates);
+    const close = fields.includes(n.split('.')[0]!) ? similar(n, siblingPaths(rows, n)) : similar(n.split('.')[0]!, candidates);
     if (close.length) lines.push(`'${oneLine(n)}': did you mean ${close.map((c) => `'${oneLine(c)}'`).join(' or ')}?`);
   }
   const more = fields.filter((f) => !headers.includes(f.toLowerCase()));
@@ -259,6 +260,17 @@ function unknownColumns(unknown: string[], own: Column[], fields: string[], rows
 }
 
 /** `field.key` for the first field that holds an object with a key, to show what a path looks like. */
+/** The paths beside a dotted path that leads nowhere (`body.titel`: `body.title`, `body.tags`, ...), from every row. */
+function siblingPaths(rows: unknown[], dotted: string): string[] {
+  const parent = dotted.slice(0, dotted.lastIndexOf('.'));
+  const found = new Set<string>();
+  for (const row of rows) {
+    const v = path(row, parent);
+    if (v && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) found.add(`${parent}.${k}`);
+  }
+  return [...found];
+}
+
 function pathExample(rows: unknown[], fields: string[]): string | undefined {
   for (const f of fields) {
     for (const row of rows) {

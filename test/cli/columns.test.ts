@@ -52,6 +52,14 @@ describe('cms --columns refuses columns the command does not offer (built binary
     expect(res.stderr).toContain("did you mean 'body'");
   });
 
+  it('a dotted path must lead somewhere in at least one row: a typo deeper down is refused too', async () => {
+    const res = await home.run(['item', 'list', '--hub', 'cols', '--repo', repo, '--columns', 'id,body.titel,body._meta.schema']);
+    expect(res.exitCode, res.stderr).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain("Unknown column 'body.titel'");
+    expect(res.stderr).toContain("did you mean 'body.title'");
+  });
+
   it('other list commands offer their own columns', async () => {
     const res = await home.run(['repo', 'list', '--hub', 'cols', '--columns', 'name,nope']);
     expect(res.exitCode).toBe(2);
