@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
@@ -85,6 +85,12 @@ beforeAll(async () => {
 
     // A hub without the content type.
     await namedRepo(api, (await createHub(api, 'ei-notype')).id, 'content');
+
+    // A hub whose export comes back to it (content kept in git): X links to Y.
+    const self = (await createHub(api, 'ei-self')).id;
+    const selfRepo = await namedRepo(api, self, 'content', (await createContentType(api, self, URI)).id);
+    src.Y = await item(api, selfRepo.id, 'Y');
+    src.X = await item(api, selfRepo.id, 'X', { links: [contentLink(src.Y.id, URI)] });
 
     // Dependencies across repositories: L -> S1 -> S2 -> S3; S4 and L2 link to nothing.
     const deps = (await createHub(api, 'ei-deps')).id;
@@ -289,6 +295,23 @@ describe('cms item import', () => {
     expect(res.stderr).toContain(URI);
     expect(res.stderr).toMatch(/cms schema apply \S+\/schemas && cms type apply \S+\/types/);
     expect(await list('ei-notype', 'content')).toEqual([]);
+  });
+});
+
+describe('an export imported back into its own hub', () => {
+  it('is those items: nothing is created, an edited file updates its item in place', async () => {
+    const selfDir = join(home.dir, 'self-export');
+    expect(await json(['item', 'export', selfDir, '--hub', 'ei-self'])).toMatchObject({ items: 2 });
+    expect(await json(['item', 'import', selfDir, '--hub', 'ei-self', '--dry-run'])).toMatchObject({ created: 0, unchanged: 2 });
+    expect(await json(['item', 'import', selfDir, '--hub', 'ei-self'])).toMatchObject({ created: 0, updated: 0, unchanged: 2, failed: 0 });
+
+    const file = join(selfDir, 'items', 'content', `${src.X.id}.json`);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), label: 'X edited in git' }));
+    expect(await json(['item', 'import', selfDir, '--hub', 'ei-self'])).toMatchObject({ created: 0, updated: 1, unchanged: 1, failed: 0 });
+    const items = byLabel(await list('ei-self', 'content'));
+    expect(Object.keys(items).sort()).toEqual(['X edited in git', 'Y']);
+    expect(items['X edited in git'].id).toBe(src.X.id);
+    expect(linkIds(items['X edited in git'])).toEqual([src.Y.id]);
   });
 });
 

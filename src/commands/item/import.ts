@@ -5,7 +5,7 @@ import { repoId } from '../../cli/resolve.js';
 import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
-import { importItems } from '../../ops/import.js';
+import { importItems, type ImportSource } from '../../ops/import.js';
 import { FileMapping } from '../../ops/mapping.js';
 import { directorySource } from '../../ops/sources.js';
 import { LAYOUTS, dcCliSource, detectLayout, readMappingFile, useMappingFile, writeMappingFile, type Layout } from '../../ops/dc-cli-layout.js';
@@ -38,7 +38,7 @@ export default defineCommand<Opts>({
   summary: 'Import an export directory into a hub: create or update its items, linked items first',
   description: [
     'Creates each item of <dir> (see cms item export) in the repository named like its source repository (or --repo) and in the folder of the same path (created when missing; or --folder), with its locale and delivery key. Content links are rewritten to the target ids; linked items are written first, and items in a cycle are written without their links to each other first and completed in a second pass.',
-    'The source -> target id mapping is kept per target hub in the data directory, so running the import again updates what changed and leaves unchanged items alone instead of duplicating them. Content types the items use are assigned to the target repositories when the hub has them; otherwise the import stops before writing anything and says how to create them from <dir>/schemas and <dir>/types.',
+    'The source -> target id mapping is kept per target hub in the data directory, so running the import again updates what changed and leaves unchanged items alone instead of duplicating them. An export imported back into the hub it came from (content kept in git) updates that hub\'s items in place, matched by id. Content types the items use are assigned to the target repositories when the hub has them; otherwise the import stops before writing anything and says how to create them from <dir>/schemas and <dir>/types.',
     'The directory may also be a content export of the hosted service\'s own CLI (dc-cli: <repository label>/<folder>/.../<item>.json), detected when it has no manifest.json, or named with --layout dc-cli; there each top-level directory is the repository with that label (or name), or with --repo the whole directory is that repository. --mapping-file reads that CLI\'s mapping file (source id -> target id of its earlier imports) and writes it back with this run\'s items. See docs/migrating.md.',
     'Every run is journaled: --resume <run-id> continues an interrupted run without duplicates, cms undo <run-id> reverts it, cms runs lists runs. --dry-run prints the plan and sends no write request. Failed items do not stop the run; they are listed with their reasons and the exit code is 3.',
   ].join('\n\n'),
@@ -66,7 +66,7 @@ export default defineCommand<Opts>({
     const client = await ctx.client();
     const options = (BulkRun.resumedOptions(ctx, opts.resume, 'item import') as ImportOptions | undefined) ?? (await newOptions(ctx, client, args.dir as string | undefined, opts));
     const layout = options.layout ?? detectLayout(options.dir);
-    const source = layout === 'dc-cli' ? dcCliSource(options.dir, Boolean(options.repoId)) : directorySource(options.dir);
+    const source = layout === 'dc-cli' ? dcCliSource(options.dir, Boolean(options.repoId)) : sameHubAware(directorySource(options.dir), options.hubId);
     const connection = ctx.connection();
     const target = { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId };
     // Read (and refused when unusable) before the run begins; used once the run holds its lock.
@@ -99,6 +99,16 @@ export default defineCommand<Opts>({
     }
   },
 });
+
+/**
+ * An export of the hub it is imported into (content kept in git, edited, imported back) holds the
+ * hub's own items: those the hub still has, by id, are updated, not created again. The service's
+ * URL is not compared (one service has several); only items the repository holds under the same
+ * id are taken (adoptSameIds in import.ts).
+ */
+function sameHubAware(source: ReturnType<typeof directorySource>, hubId: string): ImportSource {
+  return source.manifest.source?.hubId === hubId ? { ...source, sameHubIds: true } : source;
+}
 
 async function newOptions(ctx: Parameters<typeof repoId>[0], client: ApiClient, dir: string | undefined, opts: Opts): Promise<ImportOptions> {
   if (!dir) throw new UsageError('Name the export directory: cms item import <dir>', 'Or continue an interrupted run with --resume <run-id> (see cms runs).');
