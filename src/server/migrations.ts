@@ -403,4 +403,19 @@ export const migrations: Migration[] = [
     `,
     seed: reindexAllItems,
   },
+  {
+    id: '0010-contentless-search-index',
+    sql: `
+      -- The index keeps only what MATCH and bm25 read: nothing reads the indexed texts back, and
+      -- storing them (about 6 KB an item, every text twice) was a large part of each write's
+      -- commit. contentless_delete lets a row be deleted by rowid alone. The seed reindexes.
+      DROP TABLE content_search;
+      CREATE VIRTUAL TABLE content_search USING fts5(
+        label, body, fields, label_words, body_words, fields_words,
+        content = '', contentless_delete = 1,
+        tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'"
+      );
+    `,
+    seed: reindexAllItems,
+  },
 ];

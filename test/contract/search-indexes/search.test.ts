@@ -384,3 +384,47 @@ describe('a database indexed before exact search', () => {
     }
   });
 });
+
+describe('a database whose index kept the texts (before 0010-contentless-search-index)', () => {
+  it('is reindexed into an index without them; search, updates and deletes work as before', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cms-search-migration-'));
+    try {
+      let own = await startServer({ dataDir });
+      let api = await new Api(own.url).login();
+      const hub = (await createHub(api)).id;
+      const type = await createContentType(api, hub);
+      const repo = await createContentRepo(api, hub, type.id);
+      const made: any[] = [];
+      for (const [label, title] of [['plum cake', 'quince'], ['pear-plum jam', 'quince']]) {
+        const res = await api.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) });
+        expect(res.status).toBe(201);
+        made.push(res.body);
+      }
+      await own.stop();
+      // The index as 0009 made it: the same columns, with their texts stored.
+      const db = new Database(join(dataDir, 'sandbox.db'));
+      db.exec(`DROP TABLE content_search;
+        CREATE VIRTUAL TABLE content_search USING fts5(label, body, fields, label_words, body_words, fields_words, tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'");
+        DELETE FROM migrations WHERE id = '0010-contentless-search-index';`);
+      db.pragma(`user_version = ${(db.prepare('SELECT count(*) FROM migrations').pluck().get() as number)}`);
+      db.close();
+
+      own = await startServer({ dataDir });
+      api = await new Api(own.url).login();
+      const found = async (query: string) => labelsOf(await find(query, { size: '100' }, api, hub)).sort();
+      expect(await found('quince')).toEqual(['pear-plum jam', 'plum cake']);
+      expect(await found('"pear-plum"')).toEqual(['pear-plum jam']);
+      const [cake, jam] = made;
+      expect((await api.patch(`/content-items/${cake.id}`, { version: cake.version, label: 'fig cake', body: itemBody(type.uri, { title: 'medlar' }) })).status).toBe(200);
+      expect(await found('quince')).toEqual(['pear-plum jam']);
+      expect(await found('medlar')).toEqual(['fig cake']);
+      expect((await api.post(`/content-items/${jam.id}/archive`, { version: jam.version })).status).toBe(200);
+      await own.stop();
+      const after = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
+      expect(after.prepare("SELECT sql FROM sqlite_master WHERE name = 'content_search'").pluck().get()).toContain("content = ''");
+      after.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
