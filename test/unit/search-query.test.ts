@@ -5,6 +5,7 @@ import { ServiceError } from '../../src/server/core/errors.js';
 import { openDatabase, type Db } from '../../src/server/core/db.js';
 import { migrations } from '../../src/server/migrations.js';
 import { saveItem, type ContentItem } from '../../src/server/items/store.js';
+import { reindexAllItems } from '../../src/server/items/search-text.js';
 
 // The text search syntax: text -> AST -> FTS5 expression and SQL. The last sections run the
 // compiled queries on a real index (the sandbox's migrations, items saved through saveItem).
@@ -289,5 +290,18 @@ describe('compiled queries on a real index', () => {
       if (err) expect(err.status, query).toBe(400);
       else expect(() => labels(query), query).not.toThrow();
     }
+  });
+  it('a reindex (a migration) rebuilds every row, a page at a time, and finds what it found before', () => {
+    for (let i = 0; i < 1_201; i++) save(`Bulk quince ${i}`, { title: 'crate' });
+    const before = labels('quince').length;
+    expect(before).toBe(100);
+    const count = (query: string) => db.prepare('SELECT count(*) FROM content_search WHERE content_search MATCH ?').pluck().get(query) as number;
+    expect(count('quince')).toBe(1_201);
+    db.exec('DELETE FROM content_search');
+    expect(count('quince')).toBe(0);
+    reindexAllItems(db);
+    expect(count('quince')).toBe(1_201);
+    expect(count('apple')).toBe(4);
+    expect(labels('crème')).toEqual(['Crème brûlée']);
   });
 });

@@ -136,8 +136,16 @@ export function indexSearchRow(db: Db, seq: number, item: IndexedItem): void {
   );
 }
 
-/** Rebuilds the index row of every item (a migration that changes what the index holds). */
+/**
+ * Rebuilds the index row of every item (a migration that changes what the index holds), a page of
+ * items at a time: a sandbox can hold millions of items, more than fit in memory at once.
+ */
 export function reindexAllItems(db: Db): void {
-  const rows = db.prepare('SELECT seq, data FROM content_items').all() as { seq: number; data: string }[];
-  for (const row of rows) indexSearchRow(db, row.seq, JSON.parse(row.data) as IndexedItem);
+  const page = db.prepare('SELECT seq, data FROM content_items WHERE seq > ? ORDER BY seq LIMIT 500');
+  for (let after = 0; ; ) {
+    const rows = page.all(after) as { seq: number; data: string }[];
+    if (!rows.length) return;
+    for (const row of rows) indexSearchRow(db, row.seq, JSON.parse(row.data) as IndexedItem);
+    after = rows[rows.length - 1]!.seq;
+  }
 }
