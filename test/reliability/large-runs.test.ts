@@ -63,6 +63,18 @@ describe('runs with more items than a call has room for arguments', () => {
     expect(res.stdout).toMatch(/created\s+20000/);
   });
 
+  it(`an import of ${ITEMS.toLocaleString('en-US')} items, then a dry-run clone of the hub, on the same small stack`, { timeout: 240_000 }, async () => {
+    const dir = exportOf(ITEMS);
+    const imported = await home.run(['item', 'import', dir, '--hub', 'large', '--progress', 'none', '-o', 'json'], { nodeArgs: SMALL_STACK, timeout: 200_000 });
+    expect(imported.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: ITEMS, failed: 0 });
+    const clone = await home.run(['hub', 'clone', '--from', 'sandbox:large', '--to', 'sandbox:large-copy', '--dry-run', '--progress', 'none'], { nodeArgs: SMALL_STACK, timeout: 200_000 });
+    expect(clone.stdout + clone.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
+    expect(clone.exitCode, clone.stdout + clone.stderr).toBe(0);
+    expect(clone.stdout).toMatch(new RegExp(`^items\\s+${ITEMS}\\s`, 'm'));
+  });
+
   it('a queue takes 200,000 units at once', async () => {
     const queue = new WorkQueue<number>();
     queue.push(Array.from({ length: 200_000 }, (_, i) => i));
