@@ -43,7 +43,13 @@ export function checkDatabase(dataDir: string): DbReport {
     const rows = db.prepare('SELECT seq, id, version, label, status, data FROM content_items').all() as { seq: number; id: string; version: number; label: string; status: string; data: string }[];
     let versions = 0;
     const versionRows = db.prepare('SELECT version, data FROM content_item_versions WHERE item_id = ? ORDER BY version');
-    const ftsRow = db.prepare('SELECT label, body, fields, label_words AS labelWords, body_words AS bodyWords, fields_words AS fieldsWords FROM content_search WHERE rowid = ?');
+    // The index keeps tokens, not texts (contentless): each item's expected row goes into a
+    // scratch index made by the same statement, and the two are compared token by token.
+    const realSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'content_search'").pluck().get() as string;
+    db.exec(`${realSql.replace(/CREATE VIRTUAL TABLE content_search/i, 'CREATE VIRTUAL TABLE temp.expected_search')};
+      CREATE VIRTUAL TABLE temp.expected_terms USING fts5vocab(temp, expected_search, instance);
+      CREATE VIRTUAL TABLE temp.real_terms USING fts5vocab(main, content_search, instance);`);
+    const expectRow = db.prepare('INSERT INTO temp.expected_search (rowid, label, body, fields, label_words, body_words, fields_words) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const row of rows) {
       let item: ContentItem;
       try {
@@ -67,10 +73,24 @@ export function checkDatabase(dataDir: string): DbReport {
           problems.push(`item ${row.id}: version row ${v.version} is not JSON`);
         }
       }
-      const fts = ftsRow.get(row.seq) as SearchRow | undefined;
-      const want = searchRow(item);
-      if (!fts) problems.push(`item ${row.id}: no full-text row`);
-      else if ((Object.keys(want) as (keyof SearchRow)[]).some((column) => fts[column] !== want[column])) problems.push(`item ${row.id}: full-text row is stale`);
+      const want: SearchRow = searchRow(item);
+      expectRow.run(row.seq, want.label, want.body, want.fields, want.labelWords, want.bodyWords, want.fieldsWords);
+    }
+    const termsByDoc = (table: string) => {
+      const out = new Map<number, string[]>();
+      for (const t of db.prepare(`SELECT doc, col, term, offset FROM ${table}`).all() as { doc: number; col: string; term: string; offset: number }[]) {
+        (out.get(t.doc) ?? out.set(t.doc, []).get(t.doc)!).push(`${t.col}:${t.offset}:${t.term}`);
+      }
+      for (const terms of out.values()) terms.sort();
+      return out;
+    };
+    const real = termsByDoc('temp.real_terms');
+    const expected = termsByDoc('temp.expected_terms');
+    for (const row of rows) {
+      const has = real.get(row.seq);
+      if (!has) {
+        if (expected.get(row.seq)?.length) problems.push(`item ${row.id}: no full-text row`);
+      } else if (has.join('\n') !== (expected.get(row.seq) ?? []).join('\n')) problems.push(`item ${row.id}: full-text row is stale`);
     }
     const ftsCount = db.prepare('SELECT count(*) FROM content_search').pluck().get() as number;
     if (ftsCount !== rows.length) problems.push(`full-text index has ${ftsCount} rows for ${rows.length} items`);
