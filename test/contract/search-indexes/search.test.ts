@@ -350,36 +350,48 @@ describe('quoted text is exact; a hyphenated word is one word', () => {
   });
 });
 
+/**
+ * A stopped sandbox in a new data directory holding a hub with items (label, title), then `older`
+ * run on its database (the state an earlier migration left), then the sandbox started again.
+ */
+async function upgraded(items: [string, string][], older: (db: InstanceType<typeof Database>) => void) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cms-search-migration-'));
+  const first = await startServer({ dataDir });
+  const api = await new Api(first.url).login();
+  const hub = (await createHub(api)).id;
+  const type = await createContentType(api, hub);
+  const repo = await createContentRepo(api, hub, type.id);
+  const made: any[] = [];
+  for (const [label, title] of items) {
+    const res = await api.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) });
+    expect(res.status).toBe(201);
+    made.push(res.body);
+  }
+  await first.stop();
+  const db = new Database(join(dataDir, 'sandbox.db'));
+  older(db);
+  db.pragma(`user_version = ${(db.prepare('SELECT count(*) FROM migrations').pluck().get() as number)}`);
+  db.close();
+  const own = await startServer({ dataDir });
+  return { dataDir, own, api: await new Api(own.url).login(), hub, type, made };
+}
+
 describe('a database indexed before exact search', () => {
   it('is reindexed by its migration: phrases and hyphenated words are exact there too', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cms-search-migration-'));
-    try {
-      let own = await startServer({ dataDir });
-      let api = await new Api(own.url).login();
-      const hub = (await createHub(api)).id;
-      const type = await createContentType(api, hub);
-      const repo = await createContentRepo(api, hub, type.id);
-      for (const [label, title] of [['apple-orange blend', 'kiwi'], ['Apple orange tart', 'kiwi']]) {
-        expect((await api.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) })).status).toBe(201);
-      }
-      await own.stop();
-      // The full-text table as databases before 0009-fidelity-search-words have it, labels only.
-      const db = new Database(join(dataDir, 'sandbox.db'));
+    // The full-text table as databases before 0009-fidelity-search-words have it, labels only.
+    const { dataDir, own, api, hub } = await upgraded([['apple-orange blend', 'kiwi'], ['Apple orange tart', 'kiwi']], (db) =>
       db.exec(`DROP TABLE content_search;
         CREATE VIRTUAL TABLE content_search USING fts5(label, body, fields, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'");
         INSERT INTO content_search (rowid, label, body, fields) SELECT seq, label, '', '' FROM content_items;
-        DELETE FROM migrations WHERE id = '0009-fidelity-search-words';`);
-      db.pragma(`user_version = ${(db.prepare('SELECT count(*) FROM migrations').pluck().get() as number)}`);
-      db.close();
-
-      own = await startServer({ dataDir });
-      api = await new Api(own.url).login();
+        DELETE FROM migrations WHERE id = '0009-fidelity-search-words';`),
+    );
+    try {
       const found = async (query: string) => labelsOf(await find(query, { size: '100' }, api, hub)).sort();
       expect(await found('"apple orange"')).toEqual(['Apple orange tart']);
       expect(await found('apple-orange')).toEqual(['apple-orange blend']);
       expect(await found('kiwi')).toEqual(['Apple orange tart', 'apple-orange blend']);
-      await own.stop();
     } finally {
+      await own.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -387,30 +399,13 @@ describe('a database indexed before exact search', () => {
 
 describe('a database whose index kept the texts (before 0010-contentless-search-index)', () => {
   it('is reindexed into an index without them; search, updates and deletes work as before', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cms-search-migration-'));
-    try {
-      let own = await startServer({ dataDir });
-      let api = await new Api(own.url).login();
-      const hub = (await createHub(api)).id;
-      const type = await createContentType(api, hub);
-      const repo = await createContentRepo(api, hub, type.id);
-      const made: any[] = [];
-      for (const [label, title] of [['plum cake', 'quince'], ['pear-plum jam', 'quince']]) {
-        const res = await api.post(`/content-repositories/${repo.id}/content-items`, { label, body: itemBody(type.uri, { title }) });
-        expect(res.status).toBe(201);
-        made.push(res.body);
-      }
-      await own.stop();
-      // The index as 0009 made it: the same columns, with their texts stored.
-      const db = new Database(join(dataDir, 'sandbox.db'));
+    // The index as 0009 made it: the same columns, with their texts stored.
+    const { dataDir, own, api, hub, type, made } = await upgraded([['plum cake', 'quince'], ['pear-plum jam', 'quince']], (db) =>
       db.exec(`DROP TABLE content_search;
         CREATE VIRTUAL TABLE content_search USING fts5(label, body, fields, label_words, body_words, fields_words, tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'");
-        DELETE FROM migrations WHERE id = '0010-contentless-search-index';`);
-      db.pragma(`user_version = ${(db.prepare('SELECT count(*) FROM migrations').pluck().get() as number)}`);
-      db.close();
-
-      own = await startServer({ dataDir });
-      api = await new Api(own.url).login();
+        DELETE FROM migrations WHERE id = '0010-contentless-search-index';`),
+    );
+    try {
       const found = async (query: string) => labelsOf(await find(query, { size: '100' }, api, hub)).sort();
       expect(await found('quince')).toEqual(['pear-plum jam', 'plum cake']);
       expect(await found('"pear-plum"')).toEqual(['pear-plum jam']);
@@ -419,7 +414,10 @@ describe('a database whose index kept the texts (before 0010-contentless-search-
       expect(await found('quince')).toEqual(['pear-plum jam']);
       expect(await found('medlar')).toEqual(['fig cake']);
       expect((await api.post(`/content-items/${jam.id}/archive`, { version: jam.version })).status).toBe(200);
+    } finally {
       await own.stop();
+    }
+    try {
       const after = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
       expect(after.prepare("SELECT sql FROM sqlite_master WHERE name = 'content_search'").pluck().get()).toContain("content = ''");
       after.close();
