@@ -279,8 +279,10 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
   }
   const counts = Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number');
   lines.push(...table([summary.dryRun ? 'WOULD' : 'RESULT', 'COUNT'], counts.map(([k, v]) => [k, String(v)])));
-  if (failures.length) lines.push('');
-  for (const line of failures.length ? table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason])) : []) lines.push(line);
+  if (failures.length) {
+    lines.push('');
+    for (const line of table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason]))) lines.push(line);
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -32,8 +32,11 @@ interface Condensed {
   deps: Int32Array;
 }
 
+/** What WorkGraph and components() take: id -> the ids it links to, or anything with those as `links` (an import's refs). */
+type Links = ReadonlyMap<string, readonly string[] | { readonly links: readonly string[] }>;
+
 /** Item i's links, as item indices: to[from[i]] .. to[from[i + 1] - 1]. Links outside the set are dropped. */
-function indexLinks<T>(items: ReadonlyMap<string, T>, linksOf: (value: T) => readonly string[]) {
+function indexLinks(items: Links) {
   const ids = [...items.keys()];
   const indexOf = new Map<string, number>();
   ids.forEach((id, i) => indexOf.set(id, i));
@@ -41,7 +44,7 @@ function indexLinks<T>(items: ReadonlyMap<string, T>, linksOf: (value: T) => rea
   const to: number[] = [];
   let i = 0;
   for (const value of items.values()) {
-    for (const link of linksOf(value)) {
+    for (const link of Array.isArray(value) ? value : (value as { links: readonly string[] }).links) {
       const j = indexOf.get(link);
       if (j !== undefined) to.push(j);
     }
@@ -144,8 +147,8 @@ function componentDeps(count: number, start: Int32Array, members: Int32Array, co
  * every component it links to. Links to ids outside `links` are ignored. (The import itself keeps
  * them as integers, in WorkGraph; this is their readable form.)
  */
-export function components(links: ReadonlyMap<string, readonly string[]>): Component[] {
-  const { ids, from, to } = indexLinks(links, (l) => l);
+export function components(links: Links): Component[] {
+  const { ids, from, to } = indexLinks(links);
   const g = condense(ids, from, to);
   const out: Component[] = [];
   for (let c = 0; c + 1 < g.start.length; c++) {
@@ -157,10 +160,6 @@ export function components(links: ReadonlyMap<string, readonly string[]>): Compo
     });
   }
   return out;
-}
-
-function isList(v: readonly string[] | { readonly links: readonly string[] }): v is readonly string[] {
-  return Array.isArray(v);
 }
 
 /** One unit of work: write an item, or complete the links of an item written without some. */
@@ -189,9 +188,8 @@ export class WorkGraph {
   private readonly secondPass = new Map<number, number[]>();
   private doneCount = 0;
 
-  /** `items`: id -> the ids it links to (or anything with those as `links`, such as an import's refs). */
-  constructor(items: ReadonlyMap<string, readonly string[] | { readonly links: readonly string[] }>) {
-    const { ids, from, to } = indexLinks(items, (v) => (isList(v) ? v : v.links));
+  constructor(items: Links) {
+    const { ids, from, to } = indexLinks(items);
     this.graph = condense(ids, from, to);
     const { start, depStart, deps } = this.graph;
     const count = start.length - 1;

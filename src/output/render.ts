@@ -259,7 +259,6 @@ function unknownColumns(unknown: string[], own: Column[], fields: string[], rows
   return new UsageError(`Unknown column${unknown.length === 1 ? '' : 's'} ${quoted} in --columns`, lines.join('\n  '));
 }
 
-/** `field.key` for the first field that holds an object with a key, to show what a path looks like. */
 /** The paths beside a dotted path that leads nowhere (`body.titel`: `body.title`, `body.tags`, ...), from every row. */
 function siblingPaths(rows: unknown[], dotted: string): string[] {
   const parent = dotted.slice(0, dotted.lastIndexOf('.'));
@@ -271,6 +270,7 @@ function siblingPaths(rows: unknown[], dotted: string): string[] {
   return [...found];
 }
 
+/** `field.key` for the first field that holds an object with a key, to show what a path looks like. */
 function pathExample(rows: unknown[], fields: string[]): string | undefined {
   for (const f of fields) {
     for (const row of rows) {
