@@ -185,7 +185,8 @@ export function cell(row: unknown, column: Column): string {
 function path(row: unknown, dotted: string): unknown {
   let v: unknown = row;
   for (const key of dotted.split('.')) {
-    if (v === null || typeof v !== 'object') return undefined;
+    // Own fields only: `constructor` or `toString` is in every object, not in the data.
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, key)) return undefined;
     v = (v as Record<string, unknown>)[key];
   }
   return v;

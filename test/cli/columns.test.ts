@@ -60,6 +60,12 @@ describe('cms --columns refuses columns the command does not offer (built binary
     expect(res.stderr).toContain("did you mean 'body.title'");
   });
 
+  it("a path reads only the rows' own fields, never what every object inherits", async () => {
+    const res = await home.run(['item', 'list', '--hub', 'cols', '--repo', repo, '--columns', 'id,body.constructor,body.toString']);
+    expect(res.exitCode, res.stdout).toBe(2);
+    expect(res.stderr).toContain("Unknown columns 'body.constructor', 'body.toString'");
+  });
+
   it('other list commands offer their own columns', async () => {
     const res = await home.run(['repo', 'list', '--hub', 'cols', '--columns', 'name,nope']);
     expect(res.exitCode).toBe(2);
