@@ -1,4 +1,6 @@
+import type { Dispatcher } from 'undici';
 import type { Connection } from '../config/resolve.js';
+import { CliError } from './errors.js';
 
 /**
  * How requests reach the service. The client never knows which one it has: the embedded sandbox
@@ -86,8 +88,32 @@ async function httpTransport(): Promise<Transport> {
     kind: 'http',
     send: async (req) => {
       const res = await request(req.url, { method: req.method as never, headers: req.headers, body: req.body, dispatcher: agent, signal: req.signal });
-      return { status: res.statusCode, headers: new HeaderMap(res.headers), text: () => res.body.text(), discard: () => res.body.dump() };
+      return { status: res.statusCode, headers: new HeaderMap(res.headers), text: () => cappedText(res, req.url), discard: () => res.body.dump() };
     },
     close: () => agent.close(),
   };
+}
+
+/**
+ * The most of one answer the CLI reads. A service we do not control could answer without end; the
+ * largest real answers (pages of large items) are far smaller, and V8 cannot hold a string of more
+ * than about 512 MiB anyway.
+ */
+export const MAX_ANSWER_BYTES = 256 * 2 ** 20;
+
+/** An answer's text, refused (exit 1) past MAX_ANSWER_BYTES, declared or read, without reading further. */
+async function cappedText(res: Dispatcher.ResponseData, url: string): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return new CliError(`The answer from ${new URL(url).origin} is larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB; it was not read further`, 1, 'Check the API URL: no answer of the service is that large.');
+  };
+  if (Number(res.headers['content-length'] ?? 0) > MAX_ANSWER_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
