@@ -13,6 +13,10 @@ const hubs = [
   { id: 'x\n--profile\nother', name: 'newline-id', label: 'n', status: 'ACTIVE' },
   { id: '--dry-run', name: 'option-id', label: 'o', status: 'ACTIVE' },
   { id: 'a b', name: 'space-id', label: 's', status: 'ACTIVE' },
+  // xargs removes quotes and backslashes: each of these would reach the command as an option.
+  { id: "'--profile=prod'", name: 'quoted-id', label: 'q', status: 'ACTIVE' },
+  { id: '\\-\\-dry-run', name: 'escaped-id', label: 'e', status: 'ACTIVE' },
+  { id: '"-o"', name: 'double-quoted-id', label: 'd', status: 'ACTIVE' },
 ];
 
 describe('output from a hostile service', () => {
@@ -77,6 +81,14 @@ describe('output from a hostile service', () => {
     const res = await home.run(['hub', 'list', '-q'], { env });
     expect(res.stdout).toBe('6b0000000000000000000001\n');
     expect(res.exitCode).toBe(1);
-    expect(res.stderr).toContain('3 ids were not printed');
+    expect(res.stderr).toContain('6 ids were not printed');
+  });
+
+  it('-q | xargs never hands the next command an option-looking word (quotes and backslashes are not pipe-safe)', async () => {
+    const { execa } = await import('execa');
+    const { BIN } = await import('../helpers/cli.js');
+    const piped = await execa('sh', ['-c', `"${process.execPath}" "${BIN}" hub list -q | xargs printf '[%s]\\n'`], { env: { ...process.env, ...home.env, ...env }, reject: false });
+    expect(piped.stdout).toBe('[6b0000000000000000000001]');
+    expect(piped.stdout).not.toMatch(/\[-/);
   });
 });
