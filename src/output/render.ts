@@ -88,7 +88,8 @@ function noteCut(io: IO, limit: number, total: number | undefined): void {
 
 /**
  * -q: the id of each resource, one per line, for `| xargs cms ...`. An id a pipe would split
- * (whitespace), take for an option (a leading -) or that holds control characters is not printed:
+ * (whitespace), take for an option (a leading -), that holds control characters, or that xargs
+ * would rewrite (its quotes and backslashes: `'--x'` and `\-\-x` become `--x`) is not printed:
  * the command then fails (exit 1), saying how many were left out.
  */
 async function printIds(out: Output, io: IO): Promise<void> {
@@ -103,10 +104,10 @@ async function printIds(out: Output, io: IO): Promise<void> {
     const cut = await take(out.items, out.limit, print);
     if (cut.cut) noteCut(io, out.limit!, cut.total);
   } else if (out.kind === 'item' || out.kind === 'done') print(out.data);
-  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
+  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace, quotes, backslashes or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
 }
 
-const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f-][^\s\x00-\x1f\x7f-\x9f]*$/;
+const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f'"\\-][^\s\x00-\x1f\x7f-\x9f'"\\]*$/;
 
 function idOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;

@@ -94,11 +94,11 @@ describe('a hostile service', () => {
     });
 
     it('cms api with an absolute URL on another host sends no token unless --send-token', async () => {
-      const anonymous = await home.run(['api', `${otherUrl}/anything`], { env });
+      const anonymous = await home.run(['api', 'GET', `${otherUrl}/anything`], { env });
       expect(anonymous.exitCode, anonymous.stderr).toBe(0);
       expect(stolen).toEqual([]);
       expect(anonymous.stderr).toMatch(/without the access token/);
-      const explicit = await home.run(['api', `${otherUrl}/anything`, '--send-token'], { env });
+      const explicit = await home.run(['api', 'GET', `${otherUrl}/anything`, '--send-token'], { env });
       expect(explicit.exitCode, explicit.stderr).toBe(0);
       expect(stolen).toEqual(['Bearer tok-secret-123']);
     });
@@ -134,7 +134,7 @@ describe('a hostile service', () => {
       expect(res.exitCode).toBe(1);
       expect(res.stderr).toMatch(/within 2 s/);
       expect(Date.now() - started).toBeLessThan(15_000);
-    });
+    }, 40_000);
 
     it('a long Retry-After is announced on stderr before the wait', async () => {
       let calls = 0;
