@@ -48,8 +48,12 @@ export async function main(argv: string[]): Promise<number> {
   }, argv);
 
   const asJson = errorsAsJson(argv);
-  // With -o json|ndjson, usage errors are reported as JSON too: keep commander's text off stderr.
-  if (asJson) forEachCommand(program, (c) => c.configureOutput({ outputError: () => {} }));
+  // Commander's help and usage errors (which quote what was typed) go through the output chokepoint
+  // too. With -o json|ndjson, usage errors are reported as JSON: keep commander's text off stderr.
+  const plainIO = new IO({ color: false, input: false });
+  forEachCommand(program, (c) =>
+    c.configureOutput({ writeOut: (s) => plainIO.out(s), writeErr: (s) => plainIO.err(s), ...(asJson ? { outputError: () => {} } : {}) }),
+  );
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -157,5 +161,5 @@ interface JsonError {
 }
 
 function printJsonError(io: IO, error: JsonError): void {
-  io.err(`${JSON.stringify({ error })}\n`);
+  io.errJson(`${JSON.stringify({ error })}\n`);
 }

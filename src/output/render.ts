@@ -1,4 +1,4 @@
-import type { IO } from '../cli/io.js';
+import type { IO, Paint } from '../cli/io.js';
 import type { PageInfo } from '../core/client.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
@@ -51,7 +51,7 @@ export async function render(out: Output | void, opts: RenderOptions, io: IO): P
   // Lists: NDJSON streams item by item; everything else needs the whole (limited) list.
   const rows: unknown[] = [];
   const streaming = opts.format === 'ndjson' && !opts.query;
-  const cut = await take(out.items, out.limit, (row) => (streaming ? io.out(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
+  const cut = await take(out.items, out.limit, (row) => (streaming ? io.outJson(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
   if (!streaming) await renderValue(rows, opts, io, out.columns, true);
   if (cut.cut) noteCut(io, out.limit!, cut.total);
 }
@@ -124,10 +124,10 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
   }
   switch (opts.format) {
     case 'json':
-      io.out(`${JSON.stringify(value, null, 2)}\n`);
+      io.outJson(`${JSON.stringify(value, null, 2)}\n`);
       return;
     case 'ndjson':
-      for (const row of Array.isArray(value) ? value : [value]) io.out(`${JSON.stringify(row)}\n`);
+      for (const row of Array.isArray(value) ? value : [value]) io.outJson(`${JSON.stringify(row)}\n`);
       return;
     case 'yaml': {
       const { stringify } = await import('yaml');
@@ -172,7 +172,7 @@ function printQueryResult(value: unknown, io: IO): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
     for (const v of value) io.out(`${visible(String(v ?? ''))}\n`);
-  } else if (typeof value === 'object') io.out(`${JSON.stringify(value, null, 2)}\n`);
+  } else if (typeof value === 'object') io.outJson(`${JSON.stringify(value, null, 2)}\n`);
   else io.out(`${visible(String(value))}\n`);
 }
 
@@ -355,7 +355,8 @@ export function fitWidths(natural: number[], ids: boolean[], headers: number[], 
  */
 async function printRecord(value: unknown, columns: Column[] | undefined, io: IO, only: boolean, show: Show): Promise<void> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    io.out(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+    if (typeof value === 'string') io.out(`${value}\n`);
+    else io.outJson(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
   const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : '')));
@@ -420,10 +421,4 @@ function colourStatus(s: string, paint: Paint): string {
   return s;
 }
 
-export interface Paint {
-  bold(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
-  dim(s: string): string;
-}
+export type { Paint } from '../cli/io.js';

@@ -104,7 +104,7 @@ export default defineCommand<Opts>({
           '',
         ].join('\n'),
       );
-    } else ctx.io.out(`${JSON.stringify(info)}\n`);
+    } else ctx.io.outJson(`${JSON.stringify(info)}\n`);
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
