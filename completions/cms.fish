@@ -831,6 +831,7 @@ complete -c cms -n '__cms_at api' -l input -r -d 'request body from a file (- fo
 complete -c cms -n '__cms_at api' -l header -s H -r -d 'extra request header, repeatable'
 complete -c cms -n '__cms_at api' -l paginate -d 'fetch every page of a collection and print the items as one array'
 complete -c cms -n '__cms_at api' -l include -s i -d 'print the status line and response headers first'
+complete -c cms -n '__cms_at api' -l send-token -d 'send the access token to an absolute URL on another host than the API (never sent there otherwise)'
 complete -c cms -n '__cms_at api' -l repo -xa '(__cms_values repositories)' -d 'repository whose id fills {repo} in the path'
 complete -c cms -n '__cms_at demo' -l hub -r -d 'name of the demo hub'
 complete -c cms -n '__cms_at login' -l client-id -r -d 'API client id'

@@ -855,6 +855,7 @@ _cms_opts=(
 --paginate:fetch every page of a collection and print the items as one array
 -i:print the status line and response headers first
 --include:print the status line and response headers first
+--send-token:send the access token to an absolute URL on another host than the API (never sent there otherwise)
 --repo:repository whose id fills {repo} in the path'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'

@@ -302,23 +302,45 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
     io.note('No results');
     return;
   }
-  const paint = await io.colors();
+  // Loaded only here: piped output, JSON and records never pay for the table library.
+  const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
+  const width = (s: string) => stringWidth(s);
   const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
   const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
+  // Our width policy (ids whole, free text shrinks first) chooses the widths; cli-table3 lays out
+  // the cells in them, measuring in terminal cells (CJK and emoji take two).
   const widths = opts.wide ? natural : fitWidths(natural, ids, heads.map(width), io.columns - GAP.length * (columns.length - 1));
-  const line = (values: string[], decorate: (s: string) => string) =>
-    values
-      .map((v, i) => {
-        const t = truncate(v, widths[i]!);
-        return decorate(t) + (i === values.length - 1 ? '' : ' '.repeat(widths[i]! - width(t)));
-      })
-      .join(GAP)
-      .trimEnd();
-  if (opts.headers) io.out(`${line(heads, (s) => paint.bold(s))}\n`);
-  for (const r of cells) io.out(`${line(r, (s) => colourStatus(s, paint))}\n`);
+  const table = new Table({
+    ...(opts.headers ? { head: heads.map((h, i) => paint.bold(truncate(h, widths[i]!, width))) } : {}),
+    colWidths: widths,
+    wordWrap: false,
+    chars: NO_BORDERS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+  });
+  for (const r of cells) table.push(r.map((v, i) => colourStatus(truncate(v, widths[i]!, width), paint)));
+  for (const line of table.toString().split('\n')) io.out(`${line.trimEnd()}\n`);
 }
+
+/** cli-table3 without its box: columns apart by GAP, as `kubectl get` and `gh` lay out lists. */
+const NO_BORDERS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
 
 const GAP = '  ';
 const ID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{24}$/i;
@@ -403,11 +425,21 @@ function inferColumns(rows: unknown[], max: number): Column[] {
 
 /** A cell on one line, with no control character left (tables, piped rows, records). */
 const oneLine = (s: string) => visible(s.replace(/[\t\n\r]+/g, ' '));
-const width = (s: string) => [...s].length;
-
-function truncate(s: string, max: number): string {
-  const chars = [...s];
-  return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : s;
+/**
+ * Text cut to `max` terminal cells, between graphemes (a family emoji or an accented letter is
+ * never split), with … at the end when cut.
+ */
+function truncate(s: string, max: number, width: (s: string) => number): string {
+  if (width(s) <= max) return s;
+  let out = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) {
+    const w = width(segment);
+    if (used + w > Math.max(1, max - 1)) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…`;
 }
 
 const GREEN = new Set(['ACTIVE', 'PUBLISHED', 'COMPLETED', 'VALID', 'SUCCESS', 'SCHEDULED']);

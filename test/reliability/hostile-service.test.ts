@@ -167,4 +167,20 @@ describe('a hostile service', () => {
     expect(res.stderr).toContain('\\x1b]0;PWNED');
     expect(res.stderr + res.stdout).not.toMatch(controls);
   });
+
+  it('completion offers ids and names only when they are plain words (24.13)', async () => {
+    const hubs = [
+      { id: '6b0000000000000000000001', name: 'plain', label: 'ok' },
+      { id: '6b0000000000000000000002', name: '--profile=prod', label: 'an option' },
+      { id: 'x\n--profile\nother', name: 'bad\nname', label: 'newlines' },
+      { id: '-rf', name: '-o', label: 'both options' },
+      { id: '6b0000000000000000000003', name: `t${ESC}`, label: `l${ESC}` },
+    ];
+    route = (_req, res) => json(res, 200, { _embedded: { hubs }, page: { number: 0, size: 200, totalPages: 1, totalElements: hubs.length } });
+    const res = await home.run(['__complete', 'hubs'], { env });
+    expect(res.exitCode).toBe(0);
+    const words = res.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    expect(words).toEqual(['plain', '6b0000000000000000000002', '6b0000000000000000000003']);
+    expect(res.stdout).not.toMatch(controls);
+  });
 });
