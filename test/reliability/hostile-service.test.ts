@@ -78,6 +78,28 @@ describe('a hostile service', () => {
       expect(res.stdout).toBe('');
     });
 
+    it('no spelling of another origin in a link gets the token (userinfo, case, port, scheme)', async () => {
+      const api = new URL(apiUrl);
+      const other = new URL(otherUrl);
+      const hrefs = [
+        `http://${api.host}@${other.host}/steal`,
+        `HTTP://${other.host.toUpperCase()}/steal`,
+        `http://localhost:${other.port}/steal`,
+        `https://${api.host}/steal`,
+        `http://${api.hostname}:${other.port}/steal`,
+      ];
+      for (const href of hrefs) {
+        route = (req, res) => {
+          if (req.url === `/v2/content/hubs/${HUB}/search-indexes/${INDEX}`) return json(res, 200, { id: INDEX, _links: { 'hub-search-key': { href } } });
+          json(res, 404, { errors: [{ message: 'no' }] });
+        };
+        const res = await home.run(['index', 'key', INDEX, '--hub', HUB], { env });
+        expect(res.exitCode, `${href}: ${res.stderr}`).toBe(1);
+        expect(res.stderr, href).toMatch(/outside the API origin/);
+      }
+      expect(stolen).toEqual([]);
+    }, 60_000);
+
     it('cms item publish refuses a Location on another origin (no fake job printed, exit 1)', async () => {
       route = (req, res) => {
         if (req.url === `/v2/content/content-items/${ITEM}/publish`) {
