@@ -60,6 +60,16 @@ describe('output from a hostile service', () => {
     }
   });
 
+  it('-o json and ndjson stay valid JSON with no raw control character (C1 and DEL too, which JSON.stringify leaves raw)', async () => {
+    for (const format of ['json', 'ndjson']) {
+      const res = await home.run(['hub', 'list', '-o', format], { env });
+      expect(res.exitCode, res.stderr).toBe(0);
+      expect(res.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+      const parsed = format === 'json' ? JSON.parse(res.stdout) : res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(parsed[0].label).toBe(hubs[0]!.label);
+    }
+  });
+
   it('error messages from the service show control characters escaped', async () => {
     const res = await home.run(['api', 'GET', '/nothing'], { env });
     expect(res.exitCode).toBe(1);
