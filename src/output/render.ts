@@ -304,7 +304,8 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   }
   // Loaded only here: piped output, JSON and records never pay for the table library.
   const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
-  const width = (s: string) => stringWidth(s);
+  // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
+  const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
   const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
@@ -312,16 +313,24 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   // Our width policy (ids whole, free text shrinks first) chooses the widths; cli-table3 lays out
   // the cells in them, measuring in terminal cells (CJK and emoji take two).
   const widths = opts.wide ? natural : fitWidths(natural, ids, heads.map(width), io.columns - GAP.length * (columns.length - 1));
-  const table = new Table({
-    ...(opts.headers ? { head: heads.map((h, i) => paint.bold(truncate(h, widths[i]!, width))) } : {}),
-    colWidths: widths,
-    wordWrap: false,
-    chars: NO_BORDERS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-  });
-  for (const r of cells) table.push(r.map((v, i) => colourStatus(truncate(v, widths[i]!, width), paint)));
-  for (const line of table.toString().split('\n')) io.out(`${line.trimEnd()}\n`);
+  // The widths are fixed, so tables of TABLE_CHUNK rows each line up as one: cli-table3's layout
+  // grows with the square of its rows (20,000 rows: 249 s in one table, 19 s in chunks), and the
+  // first rows show at once.
+  for (let at = 0; at < cells.length; at += TABLE_CHUNK) {
+    const table = new Table({
+      ...(opts.headers && at === 0 ? { head: heads.map((h, i) => paint.bold(truncate(h, widths[i]!, width))) } : {}),
+      colWidths: widths,
+      wordWrap: false,
+      chars: NO_BORDERS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    });
+    for (const r of cells.slice(at, at + TABLE_CHUNK)) table.push(r.map((v, i) => colourStatus(truncate(v, widths[i]!, width), paint)));
+    io.out(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  }
 }
+
+const TABLE_CHUNK = 200;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** cli-table3 without its box: columns apart by GAP, as `kubectl get` and `gh` lay out lists. */
 const NO_BORDERS = {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
@@ -38,5 +40,26 @@ describe('tables with wide characters (built binary, embedded sandbox)', () => {
     // No half of a surrogate pair, no joiner or combining mark left dangling before the ellipsis.
     expect(res.stdout).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|\u200d…|\u0301…/);
     expect(new Set(cellOf(lines, 'ACTIVE')).size, res.stdout).toBe(1);
+  });
+
+  it('a long table (drawn in chunks) keeps one header and one alignment', async () => {
+    const hubs = Array.from({ length: 450 }, (_, i) => ({ id: `6b${String(i).padStart(22, '0')}`, name: `h${i}`, label: i % 3 ? `label ${i}` : `ラベル ${i} 😀`, status: 'ACTIVE', createdDate: '2026-01-01T00:00:00.000Z' }));
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(req.url === '/oauth/token' ? { access_token: 't', expires_in: 3600 } : { _embedded: { hubs }, page: { number: 0, size: 1000, totalPages: 1, totalElements: hubs.length } }));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const env = { CMS_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y', CMS_FORCE_TTY: '120' };
+      const res = await home.run(['hub', 'list', '--all'], { env });
+      expect(res.exitCode, res.stderr).toBe(0);
+      const lines = res.stdout.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(451);
+      expect(lines.filter((l) => l.startsWith('ID '))).toHaveLength(1);
+      expect(new Set(cellOf(lines, 'ACTIVE')).size).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });
