@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 //   requests with a body, so they cannot come through an index.ts that every read loads).
 // - the assembly (the files directly in src/server: service.ts, families.ts, migrations.ts,
 //   app.ts, http.ts) may import anything: it is what knows every family.
+// The whole of src/ (CLI, operations, output, service) is checked too: no cycle anywhere, and no
+// write to stdout or stderr outside the output chokepoint, src/cli/io.ts.
 
 const SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/server');
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"\n]+)\1/g;
