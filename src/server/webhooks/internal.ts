@@ -33,7 +33,7 @@ export async function loadInternalReceivers(): Promise<void> {
 /**
  * Why a webhook of `hubId` may not deliver to `handler`, or null when it may (any non-sandbox
  * URL). Unknown receivers, unknown resources and another hub's resources read alike: no probing.
- * Needs loadInternalReceivers() first.
+ * Needs loadInternalReceivers() first (families.ts loads them with the webhook routes).
  */
 export function internalHandlerProblem(db: Db, handler: string, hubId: string): string | null {
   if (!handler.startsWith(INTERNAL_SCHEME)) return null;

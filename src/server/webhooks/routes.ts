@@ -7,10 +7,7 @@ import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHea
 import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
-import { internalHandlerProblem, loadInternalReceivers } from './internal.js';
-
-// The handlers are checked synchronously inside the write's transaction: the receivers are loaded first.
-await loadInternalReceivers();
+import { internalHandlerProblem } from './internal.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
