@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SkippedFiles } from './safe-files.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
@@ -42,6 +43,8 @@ export interface ImportSource {
    * where it came from): an unmapped item whose id the target repository holds is that item.
    */
   sameHubIds?: boolean;
+  /** What the source passed over (files a dot hides): reported, and each item file fails the run (exit 3). */
+  skipped?: SkippedFiles;
 }
 
 export interface ImportTarget {
@@ -95,9 +98,16 @@ export async function importItems(run: BulkRun, source: ImportSource, target: Im
   // Before the importer reads the journal: what a killed process wrote without journaling it.
   await run.resolvePending({ target: clientProbe(target.client) });
   sizeHeapFor(source.refs.size);
+  reportSkipped(run, source.skipped);
   const importer = new Importer(run, source, target);
   await importer.all();
   return importer.result;
+}
+
+/** Nothing an import passes over is silent: a skipped item file is a failure (exit 3), a VCS directory a note. */
+function reportSkipped(run: BulkRun, skipped: SkippedFiles | undefined): void {
+  for (const file of skipped?.files ?? []) run.fail(`skipped:${file}`, file, new Error(`${file} was skipped: a name starting with a dot is not read as an item (rename it to import it)`));
+  for (const dir of skipped?.dirs ?? []) run.note(`${dir} skipped (version control)`);
 }
 
 class Importer {

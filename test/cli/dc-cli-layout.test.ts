@@ -194,6 +194,47 @@ describe('the dc-cli layout', () => {
   });
 });
 
+// Issue 24.7: labels that start with a dot (or do once sanitised, like `../../escape`) were
+// exported as dot files, which the import skipped without a word: 11 exported, 8 planned.
+describe('labels that start with a dot', () => {
+  it('11 items exported are 11 planned: no file name starts with a dot', async () => {
+    await hubWithRepo('dots');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dots'])).exitCode).toBe(0);
+    const labels = ['.env', '../../escape', '..', '...twice', '. leading space', 'plain 1', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6'];
+    for (const label of labels) {
+      const made = await run(['item', 'create', '--hub', 'dots', '--repo', 'content', '--label', label, '--schema', URI, '--set', 'body.title="T"']);
+      expect(made.exitCode, made.stderr).toBe(0);
+    }
+    const out = join(home.dir, 'dots-export');
+    const exported = await jsonAnyExit(['item', 'export', out, '--hub', 'dots', '--layout', 'dc-cli']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    expect(exported.data.items).toBe(11);
+    const all = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(join(dir, e.name)) : [e.name]));
+    expect(all(out)).toHaveLength(11);
+    expect(all(out).filter((n) => n.startsWith('.'))).toEqual([]);
+    await hubWithRepo('dots2');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dots2'])).exitCode).toBe(0);
+    const plan = await jsonAnyExit(['item', 'import', out, '--hub', 'dots2', '--dry-run']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.data).toMatchObject({ created: 11, failed: 0 });
+  });
+
+  it('a dot file an import skips is counted and reported: exit 3 naming it', async () => {
+    const planted = join(home.dir, 'planted');
+    cpSync(content, planted, { recursive: true });
+    cpSync(join(content, 'Website Content', 'Home Page.json'), join(planted, 'Website Content', '.hidden.json'));
+    mkdirSync(join(planted, 'Website Content', '.drafts'));
+    cpSync(join(content, 'Website Content', 'Home Page.json'), join(planted, 'Website Content', '.drafts', 'draft.json'));
+    const res = await jsonAnyExit(['item', 'import', planted, '--hub', 'dc', '--layout', 'dc-cli', '--dry-run']);
+    expect(res.exitCode, res.stderr).toBe(3);
+    expect(res.data.failed).toBe(2);
+    const reasons = JSON.stringify(res.data.failures);
+    expect(reasons).toContain('.hidden.json');
+    expect(reasons).toContain(join('.drafts', 'draft.json'));
+    expect(reasons).toMatch(/skipped/);
+  });
+});
+
 /** The words of a command line: spaces split, double quotes group. */
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 
