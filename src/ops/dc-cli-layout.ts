@@ -148,9 +148,15 @@ export function readMappingFile(path: string): MappingFile {
   return data;
 }
 
-/** Adds the mapping file's item pairs (those naming a usable target id) to `mapping`. */
-export function useMappingFile(data: MappingFile, mapping: IdMapping): void {
-  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) if (isSafeId(t)) mapping.set('item', s, t);
+/** Adds the mapping file's item pairs (those naming a usable target id) to `mapping`; returns their source ids. */
+export function useMappingFile(data: MappingFile, mapping: IdMapping): Set<string> {
+  const added = new Set<string>();
+  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) {
+    if (!isSafeId(t)) continue;
+    mapping.set('item', s, t);
+    added.add(s);
+  }
+  return added;
 }
 
 /** Writes the mapping file back with every item pair known for the hub, keeping its other lists. */

@@ -194,6 +194,48 @@ describe('the dc-cli layout', () => {
   });
 });
 
+// Issue 24.12: a mapping file from git can name any item as the target of a source item. The
+// plan names the item an update would overwrite, and a target of another content type or
+// another repository is refused.
+describe('a mapping file naming an unrelated target', () => {
+  const HOME_ID = '7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d01';
+  it('the dry-run plan names the target item that an update would overwrite', async () => {
+    await hubWithRepo('retarget');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'retarget'])).exitCode).toBe(0);
+    const victim = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'content', '--label', 'Pricing (do not touch)', '--schema', URI, '--set', 'body.title="Prices"']);
+    const map = join(home.dir, 'retarget-map.json');
+    writeFileSync(map, JSON.stringify({ contentItems: [[HOME_ID, victim.id]] }));
+    const dry = await jsonAnyExit(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const row = dry.data.plan.find((p: any) => p.sourceId === HOME_ID);
+    expect(row).toMatchObject({ action: 'update', targetId: victim.id, targetLabel: 'Pricing (do not touch)' });
+    const human = await run(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map, '--dry-run']);
+    expect(human.stdout).toMatch(/update\s+item.*Pricing \(do not touch\)/);
+  });
+
+  it('a target of another content type or another repository is refused (exit 3) and left as it was', async () => {
+    writeFileSync(join(home.dir, 'other-type.json'), JSON.stringify({ $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: 'https://schemas.example.org/dc/other.json', title: 'Other', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } }));
+    await home.json(['schema', 'create', '--hub', 'retarget', '--file', join(home.dir, 'other-type.json'), '--register', '--label', 'Other', '--repo', 'content']);
+    const otherType = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'content', '--label', 'Another type', '--schema', 'https://schemas.example.org/dc/other.json', '--set', 'body.title="X"']);
+    await home.json(['repo', 'create', '--hub', 'retarget', '--name', 'elsewhere', '--label', 'Elsewhere']);
+    const assigned = await run(['type', 'assign', URI, '--repo', 'elsewhere', '--hub', 'retarget']);
+    expect(assigned.exitCode, assigned.stderr).toBe(0);
+    const otherRepo = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'elsewhere', '--label', 'Elsewhere item', '--schema', URI, '--set', 'body.title="E"']);
+    for (const target of [otherType, otherRepo]) {
+      const map = join(home.dir, `map-${target.id}.json`);
+      writeFileSync(map, JSON.stringify({ contentItems: [[HOME_ID, target.id]] }));
+      const res = await jsonAnyExit(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map]);
+      expect(res.exitCode, res.stderr).toBe(3);
+      const failure = res.data.failures.find((f: any) => f.id === HOME_ID);
+      expect(failure.reason).toContain(target.id);
+      expect(failure.reason).toMatch(/content type|repository/);
+      const after = await home.json(['item', 'get', target.id, '--hub', 'retarget']);
+      expect(after.version).toBe(target.version);
+      expect(after.label).toBe(target.label);
+    }
+  });
+});
+
 // Issue 24.7: labels that start with a dot (or do once sanitised, like `../../escape`) were
 // exported as dot files, which the import skipped without a word: 11 exported, 8 planned.
 describe('labels that start with a dot', () => {
