@@ -15,7 +15,7 @@ export default defineCommand<Options>({
     'Archives every active content item of every repository of the hub, deletes every folder (sub-folders first; archived items do not hold a folder open), then archives every active content type and content type schema. The hub, its repositories and settings stay.',
     'Asks for confirmation unless --yes. --dry-run prints the plan and never asks. Every run is journaled: --resume <run-id> continues an interrupted run (the hub is read again, so only what is left is done), cms undo <run-id> unarchives the items, types and schemas (deleted folders stay deleted). A step that fails is listed with its reason and the exit code is 3.',
   ].join('\n\n'),
-  examples: ['cms hub clean demo --dry-run', 'cms hub clean demo --yes', 'cms hub clean --resume 20250101-120000-a1b2c3'],
+  examples: ['cms hub clean demo --dry-run', 'cms hub clean demo --yes'],
   args: [{ name: 'hub', description: 'hub id or name (not needed with --resume)' }],
   options: [yesOption, dryRunOption, resumeOption, progressOption],
   async run(ctx, args, opts) {
