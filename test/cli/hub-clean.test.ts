@@ -81,5 +81,10 @@ describe('cms hub clean', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.data.failed).toBe(0);
     expect(again.data.archived ?? 0).toBe(0);
+
+    // cms undo brings the items, types and schemas back; the deleted folders stay deleted.
+    const undo = await home.run(['undo', res.data.runId, '--yes']);
+    expect(undo.exitCode, undo.stderr).toBe(0);
+    expect(await state()).toEqual({ active: 4, folders: 0, types: 1, schemas: 1 });
   });
 });
