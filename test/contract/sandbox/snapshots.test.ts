@@ -130,21 +130,22 @@ describe('/__sandbox/snapshots', () => {
   });
 
   it('migrates a snapshot from an older cms', async () => {
+    const OLD_HUB = 'aaaaaaaaaaaaaaaaaaaaaaaa';
     // A database as an older cms left it: all but the newest migrations, with a hub.
     const oldMigrations = migrations.slice(0, migrations.length - 2);
     const old = openDatabase({ dataDir: ':memory:', migrations: oldMigrations });
     const hub = srv.sandbox.service.db.prepare('SELECT * FROM hubs LIMIT 1').get() as Record<string, unknown>;
     const cols = Object.keys(hub);
-    old.prepare(`INSERT INTO hubs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...cols.map((c) => (c === 'id' ? 'hub-from-the-past' : c === 'name' ? 'old-hub' : hub[c])));
+    old.prepare(`INSERT INTO hubs (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...cols.map((c) => (typeof hub[c] === 'string' ? (hub[c] as string).replaceAll(hub.id as string, OLD_HUB) : hub[c])));
     saveSnapshot(old, join(dir(), 'older.snapshot'), '0.0.1');
     old.close();
     const res = await admin.post('/__sandbox/snapshots/older/restore');
     expect(res.status, res.text).toBe(200);
     expect(res.body.schemaVersion).toBe(migrations.length - 2);
     // Another sandbox's signing key came with it: tokens issued before are no longer valid.
-    expectError(await admin.get('/hubs/hub-from-the-past'), 401);
+    expectError(await admin.get(`/hubs/${OLD_HUB}`), 401);
     await admin.login();
-    expect((await admin.get('/hubs/hub-from-the-past')).body.id).toBe('hub-from-the-past');
+    expect((await admin.get(`/hubs/${OLD_HUB}`)).body.id).toBe(OLD_HUB);
     expect((await admin.get('/__sandbox/status')).body.schema.version).toBe(migrations.length);
     // The file itself is left as it was (migrated on a copy).
     const file = new Database(join(dir(), 'older.snapshot'), { readonly: true });
