@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServedInfo } from './_serve.js';
 
-/** The detached sandbox a pid file names, if that process is still alive (a stale file counts as none). */
+/** The detached sandbox a pid file names, if that process is still running (a stale file counts as none). */
 export function readPidFile(file: string): ServedInfo | null {
   let info: ServedInfo;
   try {
@@ -10,11 +10,24 @@ export function readPidFile(file: string): ServedInfo | null {
     return null;
   }
   if (!Number.isInteger(info?.pid) || info.pid <= 0 || typeof info.url !== 'string') return null;
+  return isRunning(info.pid) ? info : null;
+}
+
+/**
+ * Whether the process runs: signal 0 reaches it (EPERM: another user's, running), and on Linux it
+ * is no zombie (a detached sandbox outlives the cms that started it, and in a container without
+ * an init nothing may reap it).
+ */
+export function isRunning(pid: number): boolean {
   try {
-    process.kill(info.pid, 0);
-    return info;
+    process.kill(pid, 0);
   } catch (err) {
-    // EPERM: alive, another user's. Only ESRCH says it is gone.
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? info : null;
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
   }
 }

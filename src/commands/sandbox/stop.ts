@@ -5,7 +5,7 @@ import { dataDir } from '../../config/paths.js';
 import { CliError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
 import { PID_FILE } from './_serve.js';
-import { readPidFile } from './_pid.js';
+import { isRunning, readPidFile } from './_pid.js';
 
 /** How long a stopping sandbox may take (its in-flight requests, deliveries, --export-on-exit). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -26,7 +26,8 @@ export default defineCommand<{ dataDir?: string }>({
     }
     process.kill(running.pid, 'SIGTERM');
     const deadline = Date.now() + STOP_TIMEOUT_MS;
-    while (readPidFile(file)?.pid === running.pid) {
+    // Its pid file goes first, then the process: stopped means both.
+    while (readPidFile(file)?.pid === running.pid || isRunning(running.pid)) {
       if (Date.now() > deadline) throw new CliError(`The sandbox (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`, 1);
       await new Promise((r) => setTimeout(r, 25));
     }

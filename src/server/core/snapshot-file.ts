@@ -1,5 +1,5 @@
-import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Db, type Migration } from './db.js';
 
@@ -26,6 +26,7 @@ export interface SnapshotInfo {
 
 /** Writes a snapshot of `db` to `file` (temporary file, fsync, rename). */
 export function saveSnapshot(db: Db, file: string, cmsVersion: string, now: Date = new Date()): SnapshotInfo {
+  removeStaleTemporaries(file);
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     db.prepare('VACUUM INTO ?').run(tmp);
@@ -55,6 +56,27 @@ export function saveSnapshot(db: Db, file: string, cmsVersion: string, now: Date
     throw err;
   }
   return inspectSnapshot(file, null).info;
+}
+
+/** Temporary files of saves whose process is gone (killed mid-save): never a snapshot, only litter. */
+function removeStaleTemporaries(file: string): void {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(dir, name), { force: true });
+    }
+  }
 }
 
 /** The rename survives a power loss only once its directory is synced (not possible on every OS). */
