@@ -37,6 +37,10 @@ export interface ServiceOptions {
   dataDir: string;
   /** Access token lifetime in seconds (default 300, or CMS_SANDBOX_TOKEN_TTL). */
   tokenTtlSeconds?: number;
+  /** Start from this serialized database (in memory): what the programmatic API's snapshots restore. */
+  database?: Buffer;
+  /** The fault injector to use (shared with the service this one replaces), instead of a new one. */
+  faultInjector?: FaultInjector;
   /** Where named snapshots live (default: <dataDir>/snapshots; a temporary directory in memory mode, removed on close). */
   snapshotDir?: string;
   /** Reports unexpected errors (serve mode prints them; the embedded CLI stays quiet). */
@@ -79,7 +83,9 @@ export class Service implements ServiceHost {
   private itemsChangedHere = false;
 
   constructor(readonly options: ServiceOptions) {
-    this.db = openDatabase({ dataDir: options.dataDir, migrations });
+    this.db = openDatabase({ dataDir: options.dataDir, migrations, buffer: options.database });
+    // A snapshot file's bytes carry its marker table: not part of a live sandbox.
+    if (options.database) this.db.exec('DROP TABLE IF EXISTS sandbox_snapshot');
     this.clock = new SandboxClock(this.db);
     this.scheduler = new Scheduler(this, taskKinds);
     this.key = signingKey(this.db);
@@ -88,8 +94,8 @@ export class Service implements ServiceHost {
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.inTransaction = transactionRunner(this.db);
     this.writes = new WriteBatch(this.db, () => this.markChanged());
-    this.faults = new FaultInjector(options.faultSeed);
-    if (options.faults) this.faults.configure(options.faults, options.faultSeed);
+    this.faults = options.faultInjector ?? new FaultInjector(options.faultSeed);
+    if (options.faults && !options.faultInjector) this.faults.configure(options.faults, options.faultSeed);
   }
 
   /**
@@ -297,6 +303,12 @@ export class Service implements ServiceHost {
   saveSnapshot(file: string): SnapshotInfo {
     this.writes.commit();
     return saveSnapshot(this.db, file, packageVersion());
+  }
+
+  /** The whole database as bytes (pending batched writes included): an in-memory snapshot. */
+  serialize(): Buffer {
+    this.writes.commit();
+    return this.db.serialize();
   }
 
   /** Replaces everything with the snapshot in `file`; cached state (signing key, clock, tokens) is read again. */

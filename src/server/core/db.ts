@@ -29,6 +29,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** Or a database file itself (a snapshot). */
   file?: string;
+  /** Or an in-memory database made from this serialized one (Database#serialize, a snapshot file's bytes). */
+  buffer?: Buffer;
   /** The one ordered list of migrations (src/server/migrations.ts), applied in order; null applies none. */
   migrations: readonly Migration[] | null;
   readonly?: boolean;
@@ -48,7 +50,7 @@ export interface Migration {
  * Opens the sandbox database: WAL so readers never block the writer, a busy timeout so several
  * CLI processes can share one data directory, and migrations applied under an exclusive lock.
  */
-export function openDatabase({ dataDir = ':memory:', file, migrations, readonly = false, journal = 'WAL' }: OpenOptions): Db {
+export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, readonly = false, journal = 'WAL' }: OpenOptions): Db {
   if (file === undefined) {
     file = ':memory:';
     if (dataDir !== ':memory:') {
@@ -57,7 +59,7 @@ export function openDatabase({ dataDir = ':memory:', file, migrations, readonly 
       file = join(dataDir, 'sandbox.db');
     }
   }
-  const db = new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });
+  const db = buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });
   db.pragma('busy_timeout = 10000');
   if (readonly) return db;
   db.pragma(`journal_mode = ${journal}`);

@@ -35,8 +35,8 @@ export function saveSnapshot(db: Db, file: string, cmsVersion: string, now: Date
     const snap = openDatabase({ file: tmp, migrations: null });
     try {
       snap.pragma('journal_mode = DELETE');
-      snap.exec(`CREATE TABLE sandbox_snapshot (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-      const put = snap.prepare('INSERT INTO sandbox_snapshot (key, value) VALUES (?, ?)');
+      snap.exec(`CREATE TABLE IF NOT EXISTS sandbox_snapshot (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+      const put = snap.prepare('INSERT OR REPLACE INTO sandbox_snapshot (key, value) VALUES (?, ?)');
       put.run('format', SNAPSHOT_FORMAT);
       put.run('cmsVersion', cmsVersion);
       put.run('createdDate', now.toISOString());
