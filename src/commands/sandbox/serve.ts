@@ -79,7 +79,6 @@ export default defineCommand<Opts>({
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
-    const { pid: _pid, ...shown } = info;
     if (opts.pidFile) await writePidFile(opts.pidFile, info);
     if (ctx.globals.output === 'table') {
       ctx.io.out(
@@ -97,7 +96,7 @@ export default defineCommand<Opts>({
           '',
         ].join('\n'),
       );
-    } else ctx.io.out(`${JSON.stringify(shown)}\n`);
+    } else ctx.io.out(`${JSON.stringify(info)}\n`);
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
