@@ -8,6 +8,8 @@ import { expectError } from '../../helpers/assert.js';
 import { openDatabase } from '../../../src/server/core/db.js';
 import { migrations } from '../../../src/server/migrations.js';
 import { saveSnapshot } from '../../../src/server/core/snapshot-file.js';
+import { execa } from 'execa';
+import { BIN } from '../../helpers/cli.js';
 
 // Whole-sandbox snapshots over /__sandbox/snapshots (issue 25 point 2): everything comes back,
 // the file is replaced whole, and a file that is not a usable snapshot is refused with a reason.
@@ -153,4 +155,40 @@ describe('/__sandbox/snapshots', () => {
     file.close();
     expect(existsSync(join(dir(), 'older.snapshot'))).toBe(true);
   });
+
+  it('saves a consistent copy while another process writes to the same database', async () => {
+    // The embedded CLI on the served sandbox's data directory: another process, another connection.
+    const env = { ...process.env, CMS_DATA_DIR: srv.dataDir, CMS_CONFIG_DIR: join(srv.dataDir, 'config'), CMS_API_URL: '', CMS_PROFILE: '' };
+    let writing = true;
+    const writer = (async () => {
+      let n = 0;
+      while (writing && n < 40) {
+        const res = await execa(process.execPath, [BIN, 'hub', 'create', '--name', `concurrent-${n}`, '--label', 'Concurrent'], { env, reject: false });
+        expect(res.exitCode, String(res.stderr)).toBe(0);
+        n++;
+      }
+      return n;
+    })();
+    const names: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      const res = await admin.post('/__sandbox/snapshots', { name: `during-${i}` });
+      expect(res.status, res.text).toBe(201);
+      names.push(`during-${i}`);
+    }
+    writing = false;
+    const written = await writer;
+    expect(written).toBeGreaterThan(0);
+    const counts = new Set<number>();
+    for (const name of names) {
+      const db = new Database(join(dir(), `${name}.snapshot`), { readonly: true });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      counts.add(db.prepare("SELECT count(*) FROM hubs WHERE name LIKE 'concurrent-%'").pluck().get() as number);
+      db.close();
+    }
+    // The saves saw the writes progress (not one frozen state).
+    expect(counts.size).toBeGreaterThan(1);
+    expect((await admin.get('/hubs?size=100')).body._embedded.hubs.filter((h: { name: string }) => h.name.startsWith('concurrent-')).length).toBe(written);
+  }, 120_000);
 });
