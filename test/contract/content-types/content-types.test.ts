@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, type TestServer } from '../../helpers/server.js';
 import { errorProperties, expectError, FN, HEX_ID, MISSING_ID } from '../../helpers/assert.js';
-import { CONTENT_REF, createSchema, createType, schemaDoc, schemaUri } from '../../helpers/content-model.js';
+import { createSchema, createType, schemaDoc, schemaUri } from '../../helpers/content-model.js';
 
 // Content types: description "Content types and schemas" plus wire-contract §4 (cached schema
 // sync) and the SDK's traps T8 (cached schema shape) and T20 (archived link sets).
