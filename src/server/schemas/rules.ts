@@ -137,6 +137,8 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
       const { uri, fragment } = splitRef(n.$ref, docUri);
       const key = `${uri}#${fragment}`;
       if (uri === rootUri && (!options.effective || docUri !== rootUri || open.includes(key))) return docUri === rootUri ? n : { $ref: `#${fragment}` };
+      // The effective schema keeps a recursion through other schemas as a local definition.
+      if (open.includes(key) && options.effective) return { $ref: `#/definitions/${hoist(key)}` };
       if (open.includes(key)) throw badRequest(`${where}: ${key} refers back to itself through other schemas and cannot be inlined`, { code: 'CIRCULAR_SCHEMA_REF', entity: 'ContentTypeSchema', property: where, invalidValue: n.$ref });
       const target = load(uri);
       const part = target === undefined ? undefined : atPointer(target, fragment);
@@ -148,8 +150,29 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
     }
     return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, expand(v, docUri, `${path}.${k}`, open)]));
   };
+  // Recursive parts of other schemas, each once under a local definition name.
+  const hoisted = new Map<string, string>();
+  const hoist = (key: string): string => {
+    let name = hoisted.get(key);
+    if (!name) {
+      const base = `${key.split('#')[0]!.split('/').pop()!.replace(/\.json$/, '')}${key.split('#')[1] ? `-${key.split('#')[1]!.split('/').pop()}` : ''}`.replace(/[^A-Za-z0-9_-]/g, '-');
+      name = base;
+      for (let n = 2; Object.hasOwn((doc.definitions as object) ?? {}, name) || [...hoisted.values()].includes(name); n++) name = `${base}-${n}`;
+      hoisted.set(key, name);
+    }
+    return name;
+  };
   const out = expand(doc, rootUri, 'body', []) as Record<string, unknown>;
+  const definitions: Record<string, unknown> = {};
+  for (let i = 0, keys = [...hoisted.keys()]; i < keys.length; i++, keys = [...hoisted.keys()]) {
+    const key = keys[i]!;
+    const [uri, fragment] = [key.slice(0, key.indexOf('#')), key.slice(key.indexOf('#') + 1)];
+    const target = load(uri);
+    const part = atPointer(target, fragment);
+    definitions[hoisted.get(key)!] = expand(part === target ? withoutIdentity(part as Record<string, unknown>) : part, uri, `body.definitions.${hoisted.get(key)}`, [key]);
+  }
   if (missing.length) throw serviceError(400, missing);
+  if (hoisted.size) out.definitions = { ...((out.definitions as Record<string, unknown>) ?? {}), ...definitions };
   return out;
 }
 

@@ -310,6 +310,26 @@ describe('the effective content type', () => {
     expect(res.body.properties.tree.type).toBe('object');
   });
 
+  it('keeps a recursion through other schemas (a card list of cards with lists) as a local definition', async () => {
+    const listId = schemaUri('eff-list');
+    const cardId = schemaUri('eff-card');
+    const id = schemaUri('eff-page');
+    expect((await postSchema(id, draft07(id, { properties: { cards: { $ref: `${listId}#/definitions/list` } } }))).status).toBe(201);
+    expect((await postSchema(listId, { $schema: DRAFT_07, $id: listId, definitions: { list: { type: 'array', items: { $ref: `${cardId}#/definitions/card` } } } }, 'PARTIAL')).status).toBe(201);
+    expect((await postSchema(cardId, { $schema: DRAFT_07, $id: cardId, definitions: { card: { type: 'object', properties: { heading: { type: 'string' }, more: { $ref: `${listId}#/definitions/list` } } } } }, 'PARTIAL')).status).toBe(201);
+    const type = await registerType(id);
+    const res = await admin.get(`/content-types/${type.id}/effective-content-type`);
+    expect(res.status, res.text).toBe(200);
+    const eff = res.body;
+    expect(eff.properties.cards.items.properties.heading.type).toBe('string');
+    const local = eff.properties.cards.items.properties.more.$ref;
+    expect(local).toMatch(/^#\/definitions\//);
+    expect(eff.definitions[local.split('/').pop()].type).toBe('array');
+    expect(JSON.stringify(eff)).not.toContain(listId);
+    // Items of the type validate against the same model.
+    expect((await createItem(id, { cards: [{ heading: 'a', more: [{ heading: 'b' }] }] })).status).toBe(201);
+  });
+
   it('names a reference that does not resolve (400)', async () => {
     const id = schemaUri('eff-missing');
     const missing = schemaUri('not-there');
