@@ -79,6 +79,8 @@ describe('loaded concurrently over raw HTTP', () => {
 
   it('every schema, type and item goes in at once, in no order, and items validate against the late references', async () => {
     const hub = await must('hub', admin.post('/hubs', { name: 'vendor-raw', label: 'Vendor raw' }));
+    // The vendor's demo hub delivers by key: Content Delivery 2 is enabled.
+    await must('enable cd2', admin.post(`/admin/hubs/${hub.id}/modules/content-delivery-2`, {}), [200, 204]);
     const repo = await must('repo', admin.post(`/hubs/${hub.id}/content-repositories`, { name: 'content', label: 'Website Content', features: ['slots'] }));
     // All schemas at once: references point every way.
     await Promise.all(schemaDefs().map((s) => must(`schema ${s.schemaId}`, admin.post(`/hubs/${hub.id}/content-type-schemas`, { schemaId: s.schemaId, body: JSON.stringify(s.document, null, 2), validationLevel: s.validationLevel }))));
@@ -123,6 +125,7 @@ describe('loaded with the CLI', () => {
     cpSync(FIXTURE, work, { recursive: true });
     await cms(['hub', 'create', '--name', 'vendor-cli', '--label', 'Vendor CLI']);
     await cms(['repo', 'create', '--hub', 'vendor-cli', '--name', 'content', '--label', 'Website Content']);
+    await cms(['admin', 'enable', 'content-delivery-2', '--hub', 'vendor-cli']);
   }, 60_000);
 
   it('schema apply, type apply and item import (dc-cli layout) load the model; applying again changes nothing', async () => {
@@ -146,6 +149,7 @@ describe('loaded with the CLI', () => {
     await cms(['item', 'export', out, '--hub', 'vendor-cli']);
     await cms(['hub', 'create', '--name', 'vendor-copy', '--label', 'Vendor copy']);
     await cms(['repo', 'create', '--hub', 'vendor-copy', '--name', 'content', '--label', 'Website Content']);
+    await cms(['admin', 'enable', 'content-delivery-2', '--hub', 'vendor-copy']);
     await cms(['schema', 'apply', join(work, 'content-type-schemas'), '--hub', 'vendor-copy']);
     await cms(['type', 'apply', join(work, 'content-types'), '--hub', 'vendor-copy']);
     const imported = await cms(['item', 'import', out, '--hub', 'vendor-copy']);
