@@ -237,9 +237,9 @@ function mergeMaps(a: unknown, b: unknown): Record<string, unknown> {
   return out;
 }
 
-/** The id URL a schema document names itself by (draft-04 id, or $id). */
+/** The id URL a schema document names itself by ($id in draft-07, id in the service dialect). */
 export function schemaDocumentId(doc: Record<string, unknown>): string | undefined {
-  const id = doc.id ?? doc.$id;
+  const id = draftOf(doc.$schema) === 'draft-07' ? (doc.$id ?? doc.id) : (doc.id ?? doc.$id);
   return typeof id === 'string' ? id : undefined;
 }
 
