@@ -275,6 +275,10 @@ function assertNoEndlessRefs(root: Record<string, unknown>, referenced: object[]
       const local = chain.every((k) => k.startsWith(`${rootId}#`));
       throw new SchemaDocumentError([{ property: '$ref', code: 'CIRCULAR_SCHEMA_REF', local, message: `${ref} refers back to itself (${[...open.slice(open.indexOf(key)), key].join(' -> ')}) and can never resolve`, invalidValue: ref }]);
     }
+    // A bound on chains, so neither this walk nor a validator runs out of stack.
+    if (open.length >= MAX_REF_CHAIN) {
+      throw new SchemaDocumentError([{ property: '$ref', code: 'SCHEMA_REF_TOO_DEEP', local: true, message: `${key} is reached through more than ${MAX_REF_CHAIN} references in a row`, invalidValue: key }]);
+    }
     const hash = key.indexOf('#');
     const uri = key.slice(0, hash);
     const target = docs.has(uri) ? pointerIn(docs.get(uri), key.slice(hash + 1)) : undefined;
@@ -296,6 +300,9 @@ function assertNoEndlessRefs(root: Record<string, unknown>, referenced: object[]
   };
   for (const [uri, d] of docs) starts(d, uri);
 }
+
+/** The longest chain of $refs followed without reaching a property or an item. */
+export const MAX_REF_CHAIN = 256;
 
 function pointerIn(doc: unknown, fragment: string): unknown {
   if (fragment === '' ) return doc;

@@ -104,6 +104,9 @@ export function parseSchemaBody(body: string | Record<string, unknown>): Record<
   return read.doc;
 }
 
+/** How deep inlined references may nest (each level inlines a part of a schema into another). */
+const MAX_INLINE_DEPTH = 256;
+
 export interface InlineOptions {
   /**
    * The effective schema: core and localization refs inlined from the built-in documents, and
@@ -136,6 +139,7 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
       const where = `${path}.$ref`;
       const { uri, fragment } = splitRef(n.$ref, docUri);
       const key = `${uri}#${fragment}`;
+      if (open.length >= MAX_INLINE_DEPTH) throw badRequest(`${where}: references nest more than ${MAX_INLINE_DEPTH} deep and cannot be inlined`, { code: 'SCHEMA_REF_TOO_DEEP', entity: 'ContentTypeSchema', property: where, invalidValue: n.$ref });
       if (uri === rootUri && (!options.effective || docUri !== rootUri || open.includes(key))) return docUri === rootUri ? n : { $ref: `#${fragment}` };
       // The effective schema keeps a recursion through other schemas as a local definition.
       if (open.includes(key) && options.effective) return { $ref: `#/definitions/${hoist(key)}` };

@@ -378,3 +378,25 @@ describe('patterns run in linear time (issue 24.3)', () => {
     }
   });
 });
+
+describe('bounds', () => {
+  it('a chain of thousands of references is refused or answered, never a 5xx (validation, effective, resolve)', async () => {
+    for (const n of [5000, 250]) await chain(n);
+  }, 60_000);
+
+  async function chain(n: number) {
+    const id = schemaUri('chain');
+    const definitions: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) definitions[`d${i}`] = i === n - 1 ? { type: 'string' } : { $ref: `#/definitions/d${i + 1}` };
+    const saved = await postSchema(id, draft07(id, { definitions, properties: { deep: { $ref: '#/definitions/d0' } } }));
+    expect([201, 400], saved.text).toContain(saved.status);
+    if (saved.status !== 201) return;
+    const type = await registerType(id);
+    const item = await createItem(id, { deep: 'x' });
+    expect([201, 400], item.text).toContain(item.status);
+    const eff = await admin.get(`/content-types/${type.id}/effective-content-type`);
+    expect([200, 400], eff.text).toContain(eff.status);
+    const resolved = await admin.post(`/hubs/${hubId}/content-type-schemas/resolve`, { schemaId: id });
+    expect([200, 400], resolved.text).toContain(resolved.status);
+  }
+});
