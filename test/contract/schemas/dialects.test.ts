@@ -166,6 +166,16 @@ describe('references in any order', () => {
     }
   });
 
+  it('a draft-07 schema referring to a service-dialect one reads its draft-04 bounds as draft-04 meant them', async () => {
+    const d4 = schemaUri('bounds4');
+    expect((await postSchema(d4, { $schema: DIALECT, id: d4, definitions: { pct: { type: 'number', minimum: 0, maximum: 100, exclusiveMaximum: true } } }, 'PARTIAL')).status).toBe(201);
+    const d7 = schemaUri('uses-bounds4');
+    expect((await postSchema(d7, draft07(d7, { properties: { pct: { $ref: `${d4}#/definitions/pct` } } }))).status).toBe(201);
+    await registerType(d7);
+    expect((await createItem(d7, { pct: 99.5 })).status).toBe(201);
+    expect(errorProperties(await createItem(d7, { pct: 100 }))).toContain('body.pct');
+  });
+
   it('a reference cycle that can never resolve is a clear 400 naming the reference when content is validated', async () => {
     const aId = schemaUri('cyc-a');
     const bId = schemaUri('cyc-b');
