@@ -1,4 +1,4 @@
-import { findLinks } from '../core/content-links.js';
+import { findLinks, type ContentLink } from '../core/content-links.js';
 import { serviceError } from '../core/errors.js';
 
 // The items reachable from a root through content links, as the delivery side answers them: a
@@ -16,6 +16,9 @@ export interface GraphLimits {
 }
 
 export const GRAPH_LIMITS: GraphLimits = { depth: 32, items: 1_000, chars: 16 * 1024 * 1024 };
+
+/** Content links are followed; content references are not (delivery leaves them as references). */
+const followed = (json: unknown): string[] => findLinks(json).flatMap((l: ContentLink) => (l.kind === 'content-link' ? [l.id] : []));
 
 export interface GraphNode {
   id: string;
@@ -41,7 +44,7 @@ export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => 
   const seen = new Set<string>([root.id]);
   let chars = JSON.stringify(root.json).length;
   if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
-  let level = findLinks(root.json).map((l) => l.id);
+  let level = followed(root.json);
   for (let depth = 1; level.length; depth++) {
     const next: string[] = [];
     for (const id of level) {
@@ -54,7 +57,7 @@ export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => 
       chars += JSON.stringify(node.json).length;
       if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
       found.set(id, node);
-      for (const link of findLinks(node.json)) next.push(link.id);
+      next.push(...followed(node.json));
     }
     level = next;
   }

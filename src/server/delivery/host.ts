@@ -2,7 +2,7 @@ import type { Db } from '../core/db.js';
 import { stmt } from '../core/statements.js';
 import type { Hub } from '../hubs/index.js';
 
-// Virtual staging answers on the sandbox's own origin for every hub. A hub whose settings name a
+// Virtual staging and delivery answer on the sandbox's own origin for every hub. A hub whose settings name a
 // virtual staging hostname (settings.virtualStagingEnvironment.hostname) is also served there:
 // a request whose Host is that hostname is answered for that hub only.
 
