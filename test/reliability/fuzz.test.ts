@@ -281,7 +281,7 @@ async function routingBatch(): Promise<void> {
   );
   const samples = fc.sample(mangle, { seed: SEED, numRuns: 8 * RUNS });
   for (const [i, [route, method, how]] of samples.entries()) {
-    let path = route.path.replace(/:(\w+)/g, (_, name: string) => world.params[name]?.[0] ?? 'x');
+    let path = route.path.replace(/[:*](\w+)/g, (_, name: string) => world.params[name]?.[0] ?? 'x');
     if (how === 'trailing-slash') path += '/';
     else if (how === 'double-slash') path = path.replace('/', '//');
     else if (how === 'extra-segment') path += '/extra';

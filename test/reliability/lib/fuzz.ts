@@ -164,7 +164,7 @@ export function resolve(baseUrl: string, route: RouteDef, spec: Spec, world: Wor
   const { method, path } = route;
   const kinds: string[] = [];
   const idKinds = new Set<string>();
-  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+  const filled = path.replace(/[:*](\w+)/g, (_, name: string) => {
     const choice = spec.ids[name]!;
     idKinds.add(choice.kind);
     if (choice.kind === 'valid') {
