@@ -60,14 +60,25 @@ async function depthAllServiceTime() {
     const doc = JSON.parse(await once());
     if (doc.content.related.length !== 20 || doc.content.related.some((r) => typeof r.title !== 'string')) throw new Error('depth all did not inline the 20 linked items');
     for (let i = 0; i < 200; i++) await once();
+    // Repeated reads are answered from the delivery cache; the first read after a write (here a
+    // hub label change, not timed) computes the graph and the answer.
     const samples = [];
+    const fresh = [];
     for (let r = 0; r < 5; r++) {
       const n = 500;
       const start = process.hrtime.bigint();
       for (let i = 0; i < n; i++) await once();
       samples.push(Number(process.hrtime.bigint() - start) / 1e6 / n);
+      let total = 0n;
+      for (let i = 0; i < 50; i++) {
+        await call('PATCH', `/hubs/${hub.id}`, { label: `Depth ${r}.${i}` });
+        const t = process.hrtime.bigint();
+        await once();
+        total += process.hrtime.bigint() - t;
+      }
+      fresh.push(Number(total) / 1e6 / 50);
     }
-    return { samples, bytes: JSON.stringify(doc).length };
+    return { samples, fresh, bytes: JSON.stringify(doc).length };
   } finally {
     sandbox.close();
     rmSync(dir, { recursive: true, force: true });
@@ -145,7 +156,10 @@ try {
     console.log(`| bare node:http, the delivered document (${Buffer.byteLength(deliveredJson)} bytes) | ${spread(results.bareDelivery)} | 1 | | |`);
     console.log(`| GET /cdn/{hub}/content/id/{id}?depth=all, published item (no token) | ${spread(results.delivery)} | ${dr.toFixed(2)} | >= 0.8x | ${dr >= 0.8 ? 'met' : 'NOT met'} |`);
     const ms = median(depthAll.samples);
-    console.log(`| depth=all of an item with 20 linked items (${depthAll.bytes} bytes), service time in process | ${ms.toFixed(3)} ms (${Math.min(...depthAll.samples).toFixed(3)}–${Math.max(...depthAll.samples).toFixed(3)}) | | < 2 ms | ${ms < 2 ? 'met' : 'NOT met'} |`);
+    const range = (xs) => `${median(xs).toFixed(3)} ms (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})`;
+    console.log(`| depth=all of an item with 20 linked items (${depthAll.bytes} bytes), service time in process, repeated read | ${range(depthAll.samples)} | | < 2 ms | ${ms < 2 ? 'met' : 'NOT met'} |`);
+    const first = median(depthAll.fresh);
+    console.log(`| the same, first read after a write (graph computed) | ${range(depthAll.fresh)} | | < 2 ms | ${first < 2 ? 'met' : 'NOT met'} |`);
   }
   if (wanted('items')) {
     console.log(`| bare node:http, stored JSON | ${spread(results.bare)} | 1 | | |`);

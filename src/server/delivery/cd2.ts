@@ -38,11 +38,10 @@ export interface ItemResponse {
 export function itemResponse(staged: StagedContent, params: DeliveryParams): ItemResponse {
   if (params.depth === 'root') return { content: staged.root.json };
   if (params.format === 'linked') return { content: staged.root.json, linkedContent: [...staged.linked.values()].map((d) => d.json) };
-  return { content: inline(staged.root, staged.linked) };
+  return { content: inline(staged.root, staged.linked, staged.sizes) };
 }
 
-function inline(root: Delivered, linked: ReadonlyMap<string, Delivered>): Record<string, unknown> {
-  const sizes = new Map<string, number>();
+function inline(root: Delivered, linked: ReadonlyMap<string, Delivered>, sizes = new Map<string, number>()): Record<string, unknown> {
   const sizeOf = (d: Delivered) => {
     let n = sizes.get(d.id);
     if (n === undefined) sizes.set(d.id, (n = JSON.stringify(d.json).length));

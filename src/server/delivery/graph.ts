@@ -37,12 +37,14 @@ function tooLarge(rootId: string, what: string, limit: number) {
 
 /**
  * The nodes linked from `root`, by id, in breadth-first order (the root excluded). `load` answers
- * a node for an id, or undefined for one that is not delivered (missing, another hub).
+ * a node for an id, or undefined for one that is not delivered (missing, another hub). `sizes`
+ * receives each node's JSON length (the root's too), so callers need not encode nodes again.
  */
-export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => T | undefined, limits: GraphLimits = GRAPH_LIMITS): Map<string, T> {
+export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => T | undefined, limits: GraphLimits = GRAPH_LIMITS, sizes?: Map<string, number>): Map<string, T> {
   const found = new Map<string, T>();
   const seen = new Set<string>([root.id]);
   let chars = JSON.stringify(root.json).length;
+  sizes?.set(root.id, chars);
   if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
   let level = followed(root.json);
   for (let depth = 1; level.length; depth++) {
@@ -54,7 +56,9 @@ export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => 
       if (!node) continue;
       if (depth > limits.depth) throw tooLarge(root.id, 'link hops', limits.depth);
       if (found.size >= limits.items) throw tooLarge(root.id, 'linked items', limits.items);
-      chars += JSON.stringify(node.json).length;
+      const size = JSON.stringify(node.json).length;
+      sizes?.set(id, size);
+      chars += size;
       if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
       found.set(id, node);
       next.push(...followed(node.json));

@@ -29,6 +29,8 @@ export interface StagedContent {
   linked: Map<string, Delivered>;
   /** The edition whose slot content the root shows, if any. */
   edition?: { id: string; start: string; end: string };
+  /** JSON length of each node by id, when the linked items were read. */
+  sizes?: Map<string, number>;
 }
 
 type Resolve = (id: string) => ContentItem | undefined;
@@ -77,11 +79,16 @@ function editionView(db: Db, live: LiveEditionSlot, fallback: Resolve): { body: 
 }
 
 /** Items reachable from the root through content links, each once, within the root's hub (bounded: graph.ts). */
-function linkedItems(root: Delivered, hubId: string, resolve: Resolve): Map<string, Delivered> {
-  return linkedGraph(root, (id) => {
-    const item = resolve(id);
-    return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
-  });
+function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Map<string, number>): Map<string, Delivered> {
+  return linkedGraph(
+    root,
+    (id) => {
+      const item = resolve(id);
+      return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
+    },
+    undefined,
+    sizes,
+  );
 }
 
 /**
@@ -104,7 +111,8 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
     root = delivered(shown, shown.body);
   }
   const edition = live ? { id: live.edition.id, start: live.edition.start, end: live.edition.end } : undefined;
-  return { root, linked: linked ? linkedItems(root, item.hubId, resolve) : new Map(), ...(edition ? { edition } : {}) };
+  const sizes = new Map<string, number>();
+  return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes) : new Map(), sizes, ...(edition ? { edition } : {}) };
 }
 
 /** What staging serves for an item (or slot) at `atMs`: the latest versions. */

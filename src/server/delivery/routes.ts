@@ -6,6 +6,7 @@ import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } 
 import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
 import { stagingHub } from './host.js';
 import { deliveredContent, type DeliveryView } from './resolve.js';
+import { editionSlots } from '../editions/index.js';
 
 // Content Delivery 2, as the vendor's delivery SDK (hubName mode) calls it: GET content/id/{id},
 // GET content/key/{key}, POST content/filter, POST content/fetch. Public like the hosted API (no
@@ -14,7 +15,53 @@ import { deliveredContent, type DeliveryView } from './resolve.js';
 // never drafts on the published side, nothing of another hub, no management data.
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const answer = (body: unknown): Reply => ({ status: 200, raw: { contentType: JSON_TYPE, text: JSON.stringify(body) } });
+const answer = (body: unknown): Reply => answerText(JSON.stringify(body));
+const answerText = (text: string): Reply => ({ status: 200, raw: { contentType: JSON_TYPE, text } });
+
+/**
+ * Answers of GET by id or key, kept until the data changes (like a CDN's cache, and like the item
+ * row cache of GET item): any write empties it, an item write included (an answer holds its
+ * linked items too, so dropping one item's entries would not do). Only answers that do not depend
+ * on the clock are kept: a root that no edition uses as a slot. Bounded by count and characters.
+ */
+class AnswerCache {
+  private readonly answers = new Map<string, string>();
+  private chars = 0;
+  get(key: string): string | undefined {
+    return this.answers.get(key);
+  }
+  set(key: string, text: string): void {
+    if (text.length > 4 * 1024 * 1024) return;
+    if (this.answers.size >= 1000 || this.chars + text.length > 32 * 1024 * 1024) this.clear();
+    this.answers.set(key, text);
+    this.chars += text.length;
+  }
+  clear(): void {
+    this.answers.clear();
+    this.chars = 0;
+  }
+  delete(): void {
+    this.clear();
+  }
+}
+
+const answers = (ctx: RequestContext) => ctx.service.caches.get('deliveryAnswers', () => new AnswerCache());
+const cacheKey = (s: Scope, how: string, value: string, p: DeliveryParams) => `${s.view}|${s.hub.id}|${p.depth}|${p.format}|${p.locale ?? ''}|${how}|${value}`;
+/** Whether the answer for this root is the same at any time: no edition uses it as a slot. */
+const timeless = (ctx: RequestContext, rootId: string) => editionSlots(ctx.db).count({ where: 'slot_id = ?', params: [rootId] }) === 0;
+
+/** A GET answer from the cache, or computed (and kept when it is timeless). */
+function cachedGet(ctx: RequestContext, key: string, compute: () => ItemResponse | null, notFound: () => DeliveryError): Reply {
+  const cache = answers(ctx);
+  const hit = cache.get(key);
+  if (hit !== undefined) return answerText(hit);
+  const found = compute();
+  if (!found) throw notFound();
+  const text = JSON.stringify(found);
+  const rootId = (found.content._meta as { deliveryId?: string }).deliveryId;
+  if (rootId && timeless(ctx, rootId)) cache.set(key, text);
+  return answerText(text);
+}
 
 interface Scope {
   hub: Hub;
@@ -66,18 +113,16 @@ const queryParams = (ctx: RequestContext) => deliveryParams((name) => ctx.query.
 export const byId = delivering((ctx) => {
   const s = scope(ctx);
   const id = ctx.params.id!;
-  const found = deliver(ctx, s, items(ctx.db).get(id), queryParams(ctx));
-  if (!found) throw contentNotFound({ deliveryId: id });
-  return answer(found);
+  const params = queryParams(ctx);
+  return cachedGet(ctx, cacheKey(s, 'id', id, params), () => deliver(ctx, s, items(ctx.db).get(id), params), () => contentNotFound({ deliveryId: id }));
 });
 
 /** GET content/key/{key}: the key arrives unencoded, slashes and all. */
 export const byKey = delivering((ctx) => {
   const s = scope(ctx);
   const key = ctx.params.key!;
-  const found = byKeyItem(ctx, s, key, queryParams(ctx));
-  if (!found) throw contentNotFound({ deliveryKey: key });
-  return answer(found);
+  const params = queryParams(ctx);
+  return cachedGet(ctx, cacheKey(s, 'key', key, params), () => byKeyItem(ctx, s, key, params), () => contentNotFound({ deliveryKey: key }));
 });
 
 function jsonBody(ctx: RequestContext): Record<string, unknown> {
