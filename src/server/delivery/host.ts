@@ -14,10 +14,17 @@ const bareHost = (configured: string) =>
     .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
     .replace(/\/.*$/, '');
 
-/** The hub the request's host is the staging hostname of, if any (with or without the port). */
+/** The hub the request's host is the staging (or preview staging) hostname of, if any (with or without the port). */
 export function stagingHub(db: Db, url: URL): Hub | undefined {
-  const rows = stmt(db, "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> ''").pluck().all() as string[];
-  return rows.map((r) => JSON.parse(r) as Hub).find((hub) => [url.host, url.hostname].includes(bareHost(hub.settings.virtualStagingEnvironment.hostname)));
+  const rows = stmt(
+    db,
+    "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> '' OR coalesce(json_extract(data, '$.settings.previewVirtualStagingEnvironment.hostname'), '') <> ''",
+  )
+    .pluck()
+    .all() as string[];
+  const names = (hub: Hub) =>
+    [hub.settings.virtualStagingEnvironment?.hostname, (hub.settings as { previewVirtualStagingEnvironment?: { hostname?: string } }).previewVirtualStagingEnvironment?.hostname].flatMap((h) => (h ? [bareHost(h)] : []));
+  return rows.map((r) => JSON.parse(r) as Hub).find((hub) => names(hub).some((name) => name === url.host || name === url.hostname));
 }
 
 /** Whether some hub declares this name as its virtual staging (or preview) hostname: the served sandbox answers to it. */

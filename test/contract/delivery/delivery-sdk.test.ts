@@ -283,6 +283,13 @@ describe('the hub staging hostname (latest versions)', () => {
     const other = await slotSetup(api);
     const foreign = await createItem(api, other.repoId, other.uri);
     expect((await raw('GET', `/content/id/${foreign.id}`, hostname)).status).toBe(404);
+    // The preview staging hostname is that hub's too: nothing of another hub through it.
+    const preview = `${unique('preview')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { previewVirtualStagingEnvironment: { hostname: preview } })).status).toBe(204);
+    expect((await raw('GET', `/content/id/${item.id}`, preview)).status).toBe(200);
+    expect((await raw('GET', `/content/id/${foreign.id}`, preview)).status).toBe(404);
+    const foreignIri = encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${foreign.id}` }));
+    expect((await raw('GET', `/cms/content/query?query=${foreignIri}`, preview)).json()['@graph']).toEqual([]);
     // On the sandbox origin the prefix-less delivery paths name no hub.
     expect((await api.get(`${srv.url}/content/id/${item.id}`, { token: null })).status).toBe(404);
   });

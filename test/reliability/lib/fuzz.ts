@@ -24,7 +24,7 @@ export const ERROR_CONTENT_TYPE = 'application/hal+json;charset=UTF-8';
 /** encodeURIComponent that does not throw on lone surrogates (they become U+FFFD, as UTF-8 would have them). */
 const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 
-const paramNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+const paramNames = (path: string) => [...path.matchAll(/[:*](\w+)/g)].map((m) => m[1]!);
 
 /** The zod schema a route validates its body with, when it declares one. */
 export async function bodySchemaOf(route: RouteDef): Promise<BodySchema | undefined> {
