@@ -46,7 +46,9 @@ class AnswerCache {
 }
 
 const answers = (ctx: RequestContext) => ctx.service.caches.get('deliveryAnswers', () => new AnswerCache());
-const cacheKey = (s: Scope, how: string, value: string, p: DeliveryParams) => `${s.view}|${s.hub.id}|${p.depth}|${p.format}|${p.locale ?? ''}|${how}|${value}`;
+/** Named by what the request names (the hub name, or the staging host), so a hit needs no hub lookup; a rename is a write, which empties the cache. */
+const cacheKey = (ctx: RequestContext, how: string, value: string, p: DeliveryParams) =>
+  `${ctx.params.hubName !== undefined ? `cdn:${ctx.params.hubName}` : `host:${ctx.url.host}`}|${p.depth}|${p.format}|${p.locale ?? ''}|${how}|${value}`;
 /** Whether the answer for this root is the same at any time: no edition uses it as a slot. */
 const timeless = (ctx: RequestContext, rootId: string) => editionSlots(ctx.db).count({ where: 'slot_id = ?', params: [rootId] }) === 0;
 
@@ -111,18 +113,19 @@ const queryParams = (ctx: RequestContext) => deliveryParams((name) => ctx.query.
 
 /** GET content/id/{id} */
 export const byId = delivering((ctx) => {
-  const s = scope(ctx);
   const id = ctx.params.id!;
   const params = queryParams(ctx);
-  return cachedGet(ctx, cacheKey(s, 'id', id, params), () => deliver(ctx, s, items(ctx.db).get(id), params), () => contentNotFound({ deliveryId: id }));
+  return cachedGet(ctx, cacheKey(ctx, 'id', id, params), () => {
+    const s = scope(ctx);
+    return deliver(ctx, s, items(ctx.db).get(id), params);
+  }, () => contentNotFound({ deliveryId: id }));
 });
 
 /** GET content/key/{key}: the key arrives unencoded, slashes and all. */
 export const byKey = delivering((ctx) => {
-  const s = scope(ctx);
   const key = ctx.params.key!;
   const params = queryParams(ctx);
-  return cachedGet(ctx, cacheKey(s, 'key', key, params), () => byKeyItem(ctx, s, key, params), () => contentNotFound({ deliveryKey: key }));
+  return cachedGet(ctx, cacheKey(ctx, 'key', key, params), () => byKeyItem(ctx, scope(ctx), key, params), () => contentNotFound({ deliveryKey: key }));
 });
 
 function jsonBody(ctx: RequestContext): Record<string, unknown> {
