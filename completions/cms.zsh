@@ -92,8 +92,8 @@ versions:List the versions of a content type schema, newest first'
   'cms type' 'apply:Apply a directory of content type files to a hub\: register, update (with a diff) or leave each type
 archive:Archive a content type\: no new items of it, no settings changes
 assign:Assign a content type to a repository\: items of the type may then be created there
-effective:Print a content type with its cached schema standing alone (references to other schemas inlined)
-get:Show a content type
+effective:Print the effective schema of a content type\: references inlined, allOf merged (same as type get --effective)
+get:Show a content type (--effective\: its effective schema)
 list:List the content types of a hub
 register:Register a content type schema as a content type
 schema:Print a content type'\''s cached schema\: the version its items are validated against
@@ -351,7 +351,8 @@ _cms_opts=(
   'cms type assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:the repository (id or name)'
   'cms type effective' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
-  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--effective:print the effective schema (references inlined, allOf merged)'
   'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc

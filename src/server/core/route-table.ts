@@ -177,6 +177,7 @@ export const routes: RouteDef[] = [
   // Schema documents of the dialect, served so validators resolve them offline
   route('GET', '/cms/schema/v1/schema', 'schemaDocs.dialect', { public: true }),
   route('GET', '/cms/schema/v1/core', 'schemaDocs.core', { public: true }),
+  route('GET', '/cms/schema/v1/localization', 'schemaDocs.localization', { public: true }),
 
   // Content type schemas
   v2('POST', '/hubs/:hubId/content-type-schemas', 'schemas.create', { fn: [FN('CONTENT_TYPE', 'CREATE')], acl: HUB_READ, body: 'schemas.create' }),
