@@ -117,8 +117,8 @@ edit:Edit the body of a content item in your editor ($VISUAL or $EDITOR)
 export:Export content items (with their types, schemas and folders) to a directory, one file per item
 facet:Count content items per field value or date range (facets)
 find:Search the content items of a hub by text
-get:Show a content item (or one of its versions, or the item holding a delivery key)
-graph:Print the delivery graph of an item (or slot)\: it and its linked items as delivered JSON
+get:Show a content item (or one of its versions, or the item holding a delivery key), or what a site reads of it (--delivered)
+graph:Print the staging graph of an item (or slot)\: it and its linked items at their latest versions, as the staging query answers
 history:Show what made each version of a content item\: action, user and date
 import:Import an export directory into a hub\: create or update its items, linked items first
 list:List the content items of a repository
@@ -127,7 +127,7 @@ localizations:List the variants of a content item in other locales
 localize:Localize a content item and the items it links to into other locales (a localization job)
 move:Move content items to another repository, folder, hub or profile (copy, then archive the sources)
 publish:Publish an item and everything it links to
-render:Print an item (or slot) rendered as HTML by virtual staging
+render:Print an item (or slot) rendered as HTML by virtual staging (the latest version, not the published one)
 restore:Restore an earlier version of a content item (as a new version)
 unarchive:Unarchive a content item
 unpublish:Take an item out of publication
@@ -444,6 +444,9 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms item get' '--version:an earlier version
 --key:find the item of the hub holding this delivery key
+--delivered:the published version, as Content Delivery 2 answers a site
+--depth:with --delivered\: root (the item alone) or all (with its linked items)
+--format:with --delivered\: inlined (links replaced by items) or linked (linkedContent apart)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
   'cms item history' '--limit:stop after n results (0 for all)
@@ -481,11 +484,16 @@ _cms_opts=(
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
-  'cms item publish' '--wait:wait until the publishing job finishes'
-  'cms item render' '--template:wrapper template'
+  'cms item publish' '--wait:wait until the publishing job finishes and the item shows it published
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:with --wait\: time between polls'
+  'cms item render' '--template:wrapper template
+--hub:the item'\''s hub (found from the item when left out)'
   'cms item restore' '--to:the version to restore (required)'
   'cms item unarchive' ''
-  'cms item unpublish' ''
+  'cms item unpublish' '--wait:wait until the item shows it unpublished
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:with --wait\: time between polls'
   'cms item update' '--label:new label
 --folder:move to this folder of the repository
 --locale:new locale
@@ -972,6 +980,8 @@ _cms_vals=(
   'cms item facet --hub' '@hubs'
   'cms item find --hub' '@hubs'
   'cms item find --projection' 'basic'
+  'cms item get --depth' 'root all'
+  'cms item get --format' 'inlined linked'
   'cms item get --hub' '@hubs'
   'cms item graph --hub' '@hubs'
   'cms item import --hub' '@hubs'
@@ -983,6 +993,7 @@ _cms_vals=(
   'cms item move --hub' '@hubs'
   'cms item move --to-repo' '@repositories'
   'cms item move --progress' 'auto bar json none'
+  'cms item render --hub' '@hubs'
   'cms workflow assign --hub' '@hubs'
   'cms workflow create --hub' '@hubs'
   'cms workflow get --hub' '@hubs'
@@ -1152,7 +1163,7 @@ _cms_valopts=(
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
-  'cms item get' ' --version --key --hub '
+  'cms item get' ' --version --key --depth --format --hub '
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
   'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
@@ -1160,8 +1171,10 @@ _cms_valopts=(
   'cms item localizations' ' --limit '
   'cms item localize' ' --locale --timeout '
   'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
-  'cms item render' ' --template '
+  'cms item publish' ' --timeout --interval '
+  'cms item render' ' --template --hub '
   'cms item restore' ' --to '
+  'cms item unpublish' ' --timeout --interval '
   'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string '
   'cms item versions' ' --limit '
   'cms workflow assign' ' --hub '

@@ -64,7 +64,7 @@ export interface RetryInfo {
   retryAfterMs?: number;
 }
 
-const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
+const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/', '/cdn/'];
 
 /** The one HTTP client of the CLI: auth, retries, JSON, typed errors, paging. */
 export class ApiClient {
@@ -345,9 +345,11 @@ function originOf(url: string): string | undefined {
 
 function readErrors(text: string): ApiErrorEntry[] {
   try {
-    const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string };
+    const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string | { type?: string; message?: string } };
     if (Array.isArray(data.errors)) return data.errors;
-    if (data.message || data.error) return [{ message: data.message ?? data.error }];
+    // The delivery API's shape: {"error": {"type", "message", "data"}}.
+    if (data.error && typeof data.error === 'object') return [{ code: String(data.error.type ?? ''), message: String(data.error.message ?? data.error.type ?? '') }];
+    if (data.message || data.error) return [{ message: data.message ?? (data.error as string) }];
   } catch {
     /* not JSON */
   }

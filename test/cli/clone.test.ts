@@ -243,6 +243,8 @@ describe('cms hub clone between two served sandboxes', () => {
     expect(hook.active).toBe(false);
     expect(res.data.notes.join('\n')).toMatch(/secret header 'X-Api-Key'.*placeholder value 'REPLACE-ME'/);
     expect(res.data.notes.join('\n')).toMatch(/'Launch \/ Day two' is scheduled in the source; it was cloned as a DRAFT/);
+    // A staging hostname copied is reported: a sandbox serving the target answers that name (issue 24.1).
+    expect(res.data.notes.join('\n')).toMatch(/staging hostname 'vse\.example\.com'/);
     const editions = await all(dst, `/events/${mapping(firstRun).get(s.event.id)}/editions`, 'editions');
     expect(editions.map((e) => e.publishingStatus)).toEqual(['DRAFT', 'DRAFT']);
     // The slot content names a new snapshot of the target's copy of A.
