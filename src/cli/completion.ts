@@ -1,4 +1,4 @@
-import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
+import { optionDescription, type Manifest, type ManifestCommand, type OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
 
 // Shell completion scripts generated from the command tree: commands, options and enum values
@@ -416,7 +416,7 @@ export function referenceMarkdown(manifest: Manifest): string {
       if (c.args?.length) out.push('| Argument | Description |', '|---|---|', ...c.args.map((a) => `| \`${a.name}\` | ${a.description}${a.required ? '' : ' (optional)'} |`), '');
       if (c.options?.length) {
         out.push('| Option | Description |', '|---|---|');
-        for (const o of c.options) if (!o.hidden) out.push(`| \`${o.flags}\` | ${o.description.replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.default !== undefined ? ` (default: ${JSON.stringify(o.default)})` : ''} |`);
+        for (const o of c.options) if (!o.hidden && !o.aliasOf) out.push(`| \`${o.flags}\` | ${optionDescription(o).replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.default !== undefined ? ` (default: ${JSON.stringify(o.default)})` : ''} |`);
         out.push('');
       }
       out.push('Examples:', '', '```sh', ...c.examples.map((e) => `$ ${e}`), '```', '');

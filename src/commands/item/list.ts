@@ -1,7 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
-import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
 import { ITEM_COLUMNS, sortOption } from './_shared.js';
 
@@ -10,16 +9,16 @@ export default defineCommand<{ hub?: string; repo?: string; folder?: string; sta
   examples: ['cms item list --repo content', 'cms item list --repo content --status ACTIVE --sort label,asc', 'cms item list --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e -o json'],
   options: [
     hubOption,
-    { ...repoOption, description: 'content repository (id or name); required' },
-    { flags: '--folder <id>', description: 'only items in this folder' },
-    { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)' },
+    { ...repoOption, description: 'content repository (id or name)', required: true, requiredUnless: 'folder' },
+    { flags: '--folder <id>', description: 'only items in this folder (implies its repository)' },
+    { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)', upperCase: true },
     sortOption,
     limitOption, allOption,
   ],
   async run(ctx, _args, opts) {
-    if (!opts.repo) throw new UsageError('--repo is required', 'Name the repository: cms item list --repo <id|name>.');
     const client = await ctx.client();
-    const repo = await repoId(ctx, opts.repo, opts.hub, client);
+    // A folder belongs to one repository: --folder alone names both.
+    const repo = opts.repo ? await repoId(ctx, opts.repo, opts.hub, client) : (await client.get<{ contentRepositoryId: string }>(`/folders/${opts.folder}`)).contentRepositoryId;
     const query = { folderId: opts.folder, status: opts.status, sort: opts.sort };
     return list(client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
   },

@@ -1,0 +1,168 @@
+import { writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliHome } from '../helpers/cli.js';
+import { Api, createHub, ok, startServer } from '../helpers/server.js';
+import { createContentRepo, createContentType } from '../helpers/content.js';
+import { serveSandbox } from '../helpers/serve.js';
+
+// Friction a demanding user found (issue 26): flags that behave alike everywhere, content links
+// without hand-written JSON, diffs of every field, an editor that lets you fix a mistake. Each
+// runs the built binary on the embedded sandbox (or a served one where two processes race).
+
+const HUB = 'friction';
+const home = new CliHome();
+let uri: string;
+
+beforeAll(async () => {
+  const srv = await startServer({ dataDir: home.env.CMS_DATA_DIR });
+  try {
+    const admin = await new Api(srv.url).login();
+    const hubId = (await createHub(admin, HUB)).id;
+    const type = await createContentType(admin, hubId);
+    uri = type.uri;
+    const repo = await createContentRepo(admin, hubId, type.id, ['en-GB', 'fr-FR']);
+    await admin.patch(`/content-repositories/${repo.id}`, { name: 'content' });
+  } finally {
+    await srv.stop();
+  }
+});
+
+afterAll(() => home.cleanup());
+
+const cms = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => home.run(args, { ...opts, env: { CMS_HUB: HUB, ...opts.env } });
+const json = <T = any>(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => home.json<T>(args, { ...opts, env: { CMS_HUB: HUB, ...opts.env } });
+const create = (label: string, ...extra: string[]) => json(['item', 'create', '--repo', 'content', '--label', label, '--schema', uri, '--set', 'body.title=Hello', ...extra]);
+
+describe('required flags', () => {
+  it('are marked in help and refused before any request (exit 2, naming the flag)', async () => {
+    const help = await cms(['item', 'create', '--help']);
+    expect(help.stdout).toMatch(/--repo <id\|name>\s+content repository \(id or name\) \(required\)/);
+    expect((await cms(['snapshot', 'create', '--help'])).stdout).toMatch(/--root <item>[^\n]*\(required\)/);
+    // A service that cannot answer: a request would fail with exit 1, the check comes first.
+    const env = { CMS_API_URL: 'http://127.0.0.1:9', CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' };
+    for (const args of [['item', 'create', '--label', 'x'], ['snapshot', 'create', '--root', 'abc'], ['item', 'localize', 'abc'], ['folder', 'create', '--repo', 'content'], ['edition', 'resolve', 'abc', '--item', 'x']]) {
+      const res = await cms(args, { env });
+      expect(res.exitCode, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toMatch(/Missing required option/);
+      expect(res.stderr).not.toMatch(/127\.0\.0\.1|connect/i);
+    }
+  });
+});
+
+describe('consistent flags', () => {
+  it('item restore takes --version like item get (--to still works)', async () => {
+    const a = await create('Restore me');
+    await json(['item', 'update', a.id, '--set', 'body.title=Changed']);
+    const restored = await json(['item', 'restore', a.id, '--version', '1']);
+    expect(restored).toMatchObject({ version: 3, body: { title: 'Hello' } });
+    expect((await json(['item', 'restore', a.id, '--to', '2'])).body.title).toBe('Changed');
+    expect((await cms(['item', 'restore', a.id, '--to', '1', '--version', '2'])).exitCode).toBe(2);
+    expect((await cms(["item", "restore", "--help"])).stdout).not.toMatch(/^\s+--to/m);
+  });
+
+  it('accepts lower-case values where the service spells them upper case', async () => {
+    const a = await create('Case');
+    await cms(['item', 'archive', a.id]);
+    const archived = await json(['item', 'list', '--repo', 'content', '--status', 'archived']);
+    expect(archived.map((i: any) => i.id)).toContain(a.id);
+    expect(archived.every((i: any) => i.status === 'ARCHIVED')).toBe(true);
+    const script = await cms(['completion', 'BASH']);
+    expect(script.exitCode).toBe(0);
+    expect((await cms(['completion', 'tcsh'])).exitCode).toBe(2);
+  });
+
+  it('cms type create suggests register; admin members takes hub for hubs', async () => {
+    const res = await cms(['type', 'create', '--schema', 'x']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/cms type register/);
+    const members = await cms(['admin', 'members', 'hub', HUB]);
+    expect(members.exitCode, members.stderr).toBe(0);
+  });
+});
+
+describe('content links', () => {
+  it('--link field=<id> builds the link from the target item type, on create and update', async () => {
+    const target = await create('Target');
+    const other = await create('Other');
+    const linking = await create('Linking', '--link', `links=${target.id},${other.id}`);
+    const link = (id: string) => ({ _meta: { schema: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link' }, contentType: uri, id });
+    expect(linking.body.links).toEqual([link(target.id), link(other.id)]);
+    const updated = await json(['item', 'update', linking.id, '--link', `body.links[0]=${other.id}`]);
+    expect(updated.body.links).toEqual([link(other.id), link(other.id)]);
+    const missing = await cms(['item', 'update', linking.id, '--link', 'links=00000000-0000-0000-0000-000000000000']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toMatch(/00000000-0000-0000-0000-000000000000/);
+    expect((await cms(['item', 'update', linking.id, '--link', 'links'])).exitCode).toBe(2);
+  });
+});
+
+describe('item diff', () => {
+  it('shows label, folder, locale and other field changes, not only the body', async () => {
+    const a = await create('Before');
+    await json(['item', 'update', a.id, '--label', 'After', '--locale', 'fr-FR']);
+    const changes = await json(['item', 'diff', a.id]);
+    expect(changes).toEqual(expect.arrayContaining([
+      { path: 'label', op: 'change', from: 'Before', to: 'After' },
+      { path: 'locale', op: 'change', from: null, to: 'fr-FR' },
+    ]));
+    const text = await cms(['item', 'diff', a.id]);
+    expect(text.stdout).toMatch(/-\s+"label": "Before"/);
+    expect(text.stdout).toMatch(/\+\s+"label": "After"/);
+  });
+});
+
+describe('item update --set without --version', () => {
+  it('retries once on a version conflict by reading the item again', async () => {
+    const dir = new CliHome();
+    const served = await serveSandbox(dir.env);
+    try {
+      const api = await new Api(served.url).login();
+      const hubId = (await createHub(api, 'race')).id;
+      const type = await createContentType(api, hubId);
+      const repo = await createContentRepo(api, hubId, type.id);
+      const created = await ok(api.post(`/content-repositories/${repo.id}/content-items`, { label: 'race', body: { _meta: { schema: type.uri }, title: 't' } }));
+      // Both updates read version 1, then their writes are held back so they land together.
+      await ok(api.post('/__sandbox/faults', { spec: 'latency 1500ms 100% on PATCH /v2/content/content-items/*' }));
+      expect((await dir.run(['login', '--profile', 'served', '--api-url', served.url, '--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret'])).exitCode).toBe(0);
+      const [a, b] = await Promise.all([dir.run(['item', 'update', created.id, '--set', 'body.count=1']), dir.run(['item', 'update', created.id, '--set', 'body.title="second"'])]);
+      expect([a.exitCode, b.exitCode], a.stderr + b.stderr).toEqual([0, 0]);
+      const now = await ok(api.get(`/content-items/${created.id}`));
+      expect(now).toMatchObject({ version: 3, body: { count: 1, title: 'second' } });
+      // A pinned --version never retries: the conflict is the answer.
+      const pinned = await dir.run(['item', 'update', created.id, '--version', '1', '--set', 'body.count=2']);
+      expect(pinned.exitCode).toBe(1);
+    } finally {
+      await served.stop();
+      dir.cleanup();
+    }
+  });
+});
+
+describe('cms item edit', () => {
+  it('reopens the editor on invalid JSON and on a schema error, keeping the text', async () => {
+    const a = await create('Edit me');
+    // An editor script: the first time it writes broken JSON, the second a body the schema
+    // refuses, the third a good one; it records what it was given each time.
+    const log = join(home.dir, 'editor.log');
+    const editor = join(home.dir, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh
+n=$(cat "${log}.n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${log}.n"
+cp "$1" "${log}.$n"
+case $n in
+  1) printf '{ "label": ' > "$1" ;;
+  2) sed 's/"title": "Hello"/"title": 42/' "${log}.1" > "$1" ;;
+  *) sed 's/"title": "Hello"/"title": "Edited"/' "${log}.1" > "$1" ;;
+esac
+`);
+    chmodSync(editor, 0o755);
+    const res = await cms(['item', 'edit', a.id], { env: { EDITOR: editor, CMS_FORCE_TTY: '100' } });
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/not valid JSON/i);
+    expect(res.stderr).toMatch(/title/);
+    const { readFileSync } = await import('node:fs');
+    // The second opening shows the broken text with the error, not the original.
+    expect(readFileSync(`${log}.2`, 'utf8')).toContain('{ "label": ');
+    expect((await json(['item', 'get', a.id])).body.title).toBe('Edited');
+  });
+});
