@@ -166,3 +166,22 @@ esac
     expect((await json(['item', 'get', a.id])).body.title).toBe('Edited');
   });
 });
+
+describe('cms profile use sandbox', () => {
+  it('returns to the embedded sandbox from a saved profile', async () => {
+    const other = new CliHome();
+    try {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(other.env.CMS_CONFIG_DIR, { recursive: true });
+      writeFileSync(join(other.env.CMS_CONFIG_DIR, 'config.json'), JSON.stringify({ current: 'remote', profiles: { remote: { apiUrl: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' } } }), { mode: 0o600 });
+      expect((await other.json(['profile', 'show'])).profile).toBe('remote');
+      const res = await other.run(['profile', 'use', 'sandbox']);
+      expect(res.exitCode, res.stderr).toBe(0);
+      expect(await other.json(['profile', 'show'])).toMatchObject({ profile: null, mode: 'embedded sandbox' });
+      // The saved profile stays, to go back to.
+      expect((await other.json(['profile', 'list'])).map((p: any) => p.name)).toEqual(['remote']);
+    } finally {
+      other.cleanup();
+    }
+  });
+});
