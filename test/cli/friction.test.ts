@@ -72,6 +72,14 @@ describe('consistent flags', () => {
     expect((await cms(['completion', 'tcsh'])).exitCode).toBe(2);
   });
 
+  it('every verb with --wait has --timeout', async () => {
+    const { readFileSync } = await import('node:fs');
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'manifest.json'), 'utf8'));
+    const waiting = manifest.commands.filter((c: any) => (c.options ?? []).some((o: any) => /--(\[no-\])?wait\b/.test(o.flags)));
+    expect(waiting.length).toBeGreaterThan(2);
+    for (const c of waiting) expect((c.options ?? []).some((o: any) => o.flags.startsWith('--timeout ')), c.path.join(' ')).toBe(true);
+  });
+
   it('cms type create suggests register; admin members takes hub for hubs', async () => {
     const res = await cms(['type', 'create', '--schema', 'x']);
     expect(res.exitCode).toBe(2);
