@@ -25,7 +25,8 @@ auth:Who you are to the service\: client, profile, hub, token
 profile:Saved connections (profiles)
 sandbox:The embedded local sandbox of the whole service
 api:Make a raw request to the service (like gh api)
-completion:Print the shell completion script for bash, zsh or fish
+browse:Open the sandbox console at a resource (an item, edition, repository, hub or schema)
+completion:Print the shell completion script for bash, zsh, fish or PowerShell
 demo:Run a guided, realistic scenario on the embedded sandbox
 login:Save a profile\: client credentials, API and auth URLs, default hub
 runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
@@ -107,7 +108,7 @@ children:List a content item and every item its content links reach, root first
 copy:Copy content items to another repository, folder, hub or profile (with what they link to)
 create:Create a content item in a repository
 delivery-key:Set or remove a content item'\''s delivery key (Content Delivery 2)
-diff:Show how the body of a content item changed between two versions
+diff:Show how a content item changed between two versions (label, folder, locale, body, ...)
 edit:Edit the body of a content item in your editor ($VISUAL or $EDITOR)
 export:Export content items (with their types, schemas and folders) to a directory, one file per item
 facet:Count content items per field value or date range (facets)
@@ -209,7 +210,7 @@ update:Change an extension (only the fields given)'
   'cms profile' 'list:List saved profiles (the current one is marked *)
 remove:Remove a saved profile
 show:Show the connection a command would use, and where each value came from
-use:Make a profile the current one'
+use:Make a profile the current one (sandbox\: back to the embedded sandbox)'
   'cms sandbox client' 'create:Create a restricted API client in the sandbox
 list:List the API clients of the sandbox (never their secrets)'
   'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
@@ -372,7 +373,7 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms folder rename' ''
   'cms item archive' ''
-  'cms item bulk-update' '--file:JSON array of updates (- for stdin); required
+  'cms item bulk-update' '--file:JSON array of updates (- for stdin)
 --ignore-schema-validation:store bodies even if they break their content type schema'
   'cms item children' ''
   'cms item copy' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -392,14 +393,15 @@ _cms_opts=(
 --folder:deprecated\: use --to-folder
 --locale:locale of the copy (default\: the source locale, if the destination accepts it)'
   'cms item create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:content repository (id or name); required
+--repo:content repository (id or name)
 --label:display label
 --schema:content type URI (body._meta.schema)
 --folder:folder of the repository to create it in
 --locale:locale such as en-GB (one of the repository item locales, if it has any)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
---set-string:like --set, but the value is always text (--set-string body.code=007)'
+--set-string:like --set, but the value is always text (--set-string body.code=007)
+--link:set a body field to a content link to an item, typed with that item'\''s content type (hero=<id>; related=<id>,<id> or related[]=<id> for a list; repeatable)'
   'cms item delivery-key' '--remove:remove the key instead'
   'cms item diff' '--from:the older version (default\: the one before --to)
 --to:the newer version (default\: the current one)'
@@ -444,8 +446,8 @@ _cms_opts=(
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms item list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:content repository (id or name); required
---folder:only items in this folder
+--repo:content repository (id or name)
+--folder:only items in this folder (implies its repository)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. label,asc (default\: createdDate,desc)
 --limit:stop after n results (0 for all)
@@ -453,7 +455,7 @@ _cms_opts=(
   'cms item locale' ''
   'cms item localizations' '--limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
-  'cms item localize' '--locale:target locale (repeatable or comma list); required
+  'cms item localize' '--locale:target locale (repeatable or comma list)
 --wait:wait until the job finishes
 --timeout:how long --wait waits (30s, 2m, or seconds)'
   'cms item move' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -466,9 +468,11 @@ _cms_opts=(
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
-  'cms item publish' '--wait:wait until the publishing job finishes'
+  'cms item publish' '--wait:wait until the publishing job finishes
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)'
   'cms item render' '--template:wrapper template'
-  'cms item restore' '--to:the version to restore (required)'
+  'cms item restore' '--version:the version to restore
+--to:older name of --version'
   'cms item unarchive' ''
   'cms item unpublish' ''
   'cms item update' '--label:new label
@@ -479,7 +483,8 @@ _cms_opts=(
 --ignore-schema-validation:store the body even if it breaks the content type schema
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
---set-string:like --set, but the value is always text (--set-string body.code=007)'
+--set-string:like --set, but the value is always text (--set-string body.code=007)
+--link:set a body field to a content link to an item, typed with that item'\''s content type (hero=<id>; related=<id>,<id> or related[]=<id> for a list; repeatable)'
   'cms item versions' '--oldest-first:list version 1 first
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
@@ -558,8 +563,8 @@ _cms_opts=(
 --delete:delete the preview
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms edition resolve' '--item:content item in conflict; required
---version:version to publish; required
+  'cms edition resolve' '--item:content item in conflict
+--version:version to publish
 --comment:why this version'
   'cms edition schedule' '--event:the event to pick the edition from
 --start:publish at\: tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: the edition start)
@@ -588,7 +593,7 @@ _cms_opts=(
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:slots repository (id or name); required
+--repo:slots repository (id or name)
 --label:display label
 --schema:slot type URI (body._meta.schema)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
@@ -596,7 +601,7 @@ _cms_opts=(
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot get' ''
   'cms slot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:slots repository (id or name); required
+--repo:slots repository (id or name)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
   'cms snapshot batch' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -605,8 +610,8 @@ _cms_opts=(
 --type:type of every snapshot
 --body-file:JSON request body from a file (- for stdin); flags override its fields'
   'cms snapshot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---root:content item at the root of the snapshot; required
---comment:what the snapshot is for; required
+--root:content item at the root of the snapshot
+--comment:what the snapshot is for
 --type:snapshot type (generated ones come from cms snapshot batch)'
   'cms snapshot get' ''
   'cms snapshot item' ''
@@ -747,7 +752,7 @@ _cms_opts=(
   'cms integration commerce list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
-  'cms integration commerce live' '--slot:slot content item id (required)
+  'cms integration commerce live' '--slot:slot content item id
 --at:now, tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: now on the service clock)'
   'cms integration commerce update' '--label:label (also labels its webhook)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
@@ -820,7 +825,7 @@ _cms_opts=(
   'cms profile remove' ''
   'cms profile show' ''
   'cms profile use' ''
-  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
+  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)
 --open:open the console in the system browser'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
@@ -856,6 +861,7 @@ _cms_opts=(
 -i:print the status line and response headers first
 --include:print the status line and response headers first
 --repo:repository whose id fills {repo} in the path'
+  'cms browse' '--no-browser:print the URL, do not open it'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'
   'cms login' '--client-id:API client id
@@ -1064,7 +1070,7 @@ _cms_args=(
   'cms admin member' 'hubs content-repositories'
   'cms admin members' 'hubs content-repositories'
   'cms admin revoke' 'hubs content-repositories'
-  'cms completion' 'bash zsh fish'
+  'cms completion' 'bash zsh fish powershell'
 )
 _cms_valopts=(
   'cms' ' --profile -o --output --query '
@@ -1110,7 +1116,7 @@ _cms_valopts=(
   'cms folder list' ' --hub --repo --parent --limit '
   'cms item bulk-update' ' --file '
   'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
-  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string '
+  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string --link '
   'cms item diff' ' --from --to '
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
@@ -1123,9 +1129,10 @@ _cms_valopts=(
   'cms item localizations' ' --limit '
   'cms item localize' ' --locale --timeout '
   'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
+  'cms item publish' ' --timeout '
   'cms item render' ' --template '
-  'cms item restore' ' --to '
-  'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string '
+  'cms item restore' ' --version --to '
+  'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string --link '
   'cms item versions' ' --limit '
   'cms workflow assign' ' --hub '
   'cms workflow create' ' --hub --label --color '

@@ -193,3 +193,48 @@ describe('cms profile use sandbox', () => {
     }
   });
 });
+
+describe('the console from the command line', () => {
+  const local = new CliHome();
+  let served: Awaited<ReturnType<typeof serveSandbox>>;
+  let itemId: string;
+  let editionId: string;
+  beforeAll(async () => {
+    served = await serveSandbox(local.env);
+    const api = await new Api(served.url).login();
+    const hubId = (await createHub(api, 'browse')).id;
+    const type = await createContentType(api, hubId);
+    const repo = await createContentRepo(api, hubId, type.id);
+    itemId = (await ok(api.post(`/content-repositories/${repo.id}/content-items`, { label: 'b', body: { _meta: { schema: type.uri }, title: 't' } }))).id;
+    const event = await ok(api.post(`/hubs/${hubId}/events`, { name: 'e', start: '2030-01-01T00:00:00.000Z', end: '2030-01-02T00:00:00.000Z' }));
+    editionId = (await ok(api.post(`/events/${event.id}/editions`, { name: 'ed', start: '2030-01-01T00:00:00.000Z', end: '2030-01-02T00:00:00.000Z' }))).id;
+  });
+  afterAll(async () => {
+    await served.stop();
+    local.cleanup();
+  });
+
+  it('cms sandbox console finds a running serve on any port (the embedded sandbox, same data directory)', async () => {
+    const res = await local.json(['sandbox', 'console']);
+    expect(res.url).toBe(`${served.url}/__sandbox/console`);
+  });
+
+  it('cms browse <id> prints the console URL of that resource when it cannot open a browser', async () => {
+    const res = await local.run(['browse', itemId]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stdout.trim()).toBe(`${served.url}/__sandbox/console#/content/item/${itemId}`);
+    expect((await local.json(['browse', editionId, '--no-browser'])).url).toBe(`${served.url}/__sandbox/console#/planning/edition/${editionId}`);
+    const unknown = await local.run(['browse', '5f1a2b3c4d5e6f7a8b9c0d1e']);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toMatch(/5f1a2b3c4d5e6f7a8b9c0d1e/);
+  });
+});
+
+describe('PowerShell completion', () => {
+  it('cms completion powershell prints a Register-ArgumentCompleter script', async () => {
+    const res = await cms(['completion', 'powershell']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/Register-ArgumentCompleter -Native -CommandName cms/);
+    expect(res.stdout).toMatch(/__complete/);
+  });
+});

@@ -88,6 +88,8 @@ export default defineCommand<Opts>({
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
+    const { noteServe, forgetServe } = await import('./_console.js');
+    noteServe(directory, server.url);
     const info = { url: server.url, consoleUrl: `${server.url}/`, apiUrl: `${server.url}/v2/content`, authUrl: server.url, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET, dataDir: directory };
     if (ctx.globals.output === 'table') {
       ctx.io.out(
@@ -108,6 +110,7 @@ export default defineCommand<Opts>({
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
+    forgetServe(directory);
     await server.close();
     return done('Sandbox stopped');
   },
