@@ -451,7 +451,11 @@ _cms_opts=(
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. label,asc (default\: createdDate,desc)
 --limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+--all:every result (same as --limit 0)
+-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms item locale' ''
   'cms item localizations' '--limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
@@ -549,7 +553,10 @@ _cms_opts=(
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms edition delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms edition get' ''
+  'cms edition get' '-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms edition list' '--event:the event whose editions to list
 --from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset)
 --to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset)
@@ -632,7 +639,10 @@ _cms_opts=(
   'cms job cancel' ''
   'cms job create' '--snapshot:snapshot to publish
 --at:when\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default now'
-  'cms job get' ''
+  'cms job get' '-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms job list' '--snapshot:snapshot whose jobs to list (default\: every job of the hub)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
@@ -661,7 +671,11 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms webhook requests' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+--all:every result (same as --limit 0)
+-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms webhook update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -1125,7 +1139,7 @@ _cms_valopts=(
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
   'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
-  'cms item list' ' --hub --repo --folder --status --sort --limit '
+  'cms item list' ' --hub --repo --folder --status --sort --limit --interval --timeout '
   'cms item localizations' ' --limit '
   'cms item localize' ' --locale --timeout '
   'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
@@ -1147,6 +1161,7 @@ _cms_valopts=(
   'cms event update' ' --hub --name --start --end --comment --brief --body-file --set --set-string '
   'cms edition content' ' --add-snapshot --limit '
   'cms edition create' ' --event --name --start --end --comment --copy-from --hub --body-file --set --set-string '
+  'cms edition get' ' --interval --timeout '
   'cms edition list' ' --event --from --to --hub --sort --limit '
   'cms edition preview' ' --type '
   'cms edition resolve' ' --item --version --comment '
@@ -1162,13 +1177,14 @@ _cms_valopts=(
   'cms job bulk-status' ' --hub '
   'cms job bulk' ' --hub --file --item --assignee --state --repo --timeout '
   'cms job create' ' --snapshot --at '
+  'cms job get' ' --interval --timeout '
   'cms job list' ' --snapshot --hub --limit '
   'cms job wait' ' --timeout --interval '
   'cms webhook create' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
   'cms webhook delete' ' --hub '
   'cms webhook get' ' --hub '
   'cms webhook list' ' --hub --limit '
-  'cms webhook requests' ' --hub --limit '
+  'cms webhook requests' ' --hub --limit --interval --timeout '
   'cms webhook update' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
   'cms index analytics' ' --hub --start --end --tags --limit --offset --search --order-by --direction '
   'cms index archive' ' --hub '

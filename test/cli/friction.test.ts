@@ -238,3 +238,47 @@ describe('PowerShell completion', () => {
     expect(res.stdout).toMatch(/__complete/);
   });
 });
+
+describe('watch mode (-w)', () => {
+  it('item list -w prints the rows, then each new one as it appears; Ctrl-C ends it with 130', async () => {
+    const { execa } = await import('execa');
+    const { BIN } = await import('../helpers/cli.js');
+    await create('Watched first');
+    const child = execa(process.execPath, [BIN, 'item', 'list', '--repo', 'content', '-w', '--interval', '200ms', '--columns', 'label'], { env: { ...home.env, CMS_HUB: HUB }, reject: false });
+    let out = '';
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`never printed '${text}': ${out}`)), 20_000);
+        const check = () => out.includes(text) && (clearTimeout(t), resolve());
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          check();
+        });
+        check();
+      });
+    await seen('Watched first');
+    await create('Watched second');
+    await seen('Watched second');
+    child.kill('SIGINT');
+    const res = await child;
+    expect(res.exitCode).toBe(130);
+    // Piped: rows without a header, each row printed once.
+    expect(out).not.toMatch(/LABEL/);
+    expect(out.split('\n').filter((l) => l === 'Watched first')).toHaveLength(1);
+  });
+
+  it('job get -w ends when the job reaches a final state; edition get -w ends at --timeout with 8', async () => {
+    const a = await create('Publish me');
+    const job = (await cms(['item', 'publish', a.id, '-q'])).stdout.trim();
+    const watched = await cms(['job', 'get', job, '-w', '--interval', '100ms', '-o', 'json']);
+    expect(watched.exitCode, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/"state": "COMPLETED"/);
+    const event = await json(['event', 'create', '--name', 'Watch', '--start', '+30d', '--end', '+32d']);
+    const edition = await json(['edition', 'create', '--event', event.id, '--name', 'Watched', '--start', '+30d', '--end', '+31d']);
+    const started = Date.now();
+    const res = await cms(['edition', 'get', edition.id, '-w', '--interval', '200ms', '--timeout', '1s', '-o', 'json']);
+    expect(res.exitCode).toBe(8);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(res.stdout.match(/"publishingStatus"/g)).toHaveLength(1);
+  });
+});
