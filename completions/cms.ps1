@@ -218,7 +218,7 @@ $__cmsOpts = @{
   'cms completion' = ''
   'cms demo' = '--hub'
   'cms login' = '--client-id --client-secret --client-secret-stdin --api-url --auth-url --hub --sandbox --no-verify'
-  'cms runs' = '--limit --all'
+  'cms runs' = '--hub --limit --all --older-than --include-interrupted -y --yes'
   'cms undo' = '--concurrency --dry-run --progress -y --yes'
   'cms version' = ''
 }
@@ -372,6 +372,7 @@ $__cmsVals = @{
   'cms extension update --category' = 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' = 'ACTIVE ARCHIVED'
   'cms api --repo' = '@repositories'
+  'cms runs --hub' = '@hubs'
   'cms undo --progress' = 'auto bar json none'
 }
 $__cmsArgs = @{
@@ -555,7 +556,7 @@ $__cmsValOpts = @{
   'cms api' = ' -F --field -f --raw-field --input -H --header --repo '
   'cms demo' = ' --hub '
   'cms login' = ' --client-id --client-secret --api-url --auth-url --hub '
-  'cms runs' = ' --limit '
+  'cms runs' = ' --hub --limit --older-than '
   'cms undo' = ' --concurrency --progress '
 }
 

@@ -29,7 +29,7 @@ browse:Open the sandbox console at a resource (an item, edition, repository, hub
 completion:Print the shell completion script for bash, zsh, fish or PowerShell
 demo:Run a guided, realistic scenario on the embedded sandbox
 login:Save a profile\: client credentials, API and auth URLs, default hub
-runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
+runs:List bulk runs (import, copy, move, undo) with their status, hub, target and counts, newest first; `cms runs prune` removes old ones
 undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated
 version:Show the versions of the CLI, Node and the service (with its schema version)'
   'cms repo' 'features:Feature flags of a repository (e.g. slots)
@@ -886,8 +886,13 @@ _cms_opts=(
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
 --no-verify:save without checking the credentials'
-  'cms runs' '--limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+  'cms runs' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)
+--older-than:prune\: runs that finished longer ago than this (e.g. 30d, 12h)
+--include-interrupted:prune\: interrupted runs too (they can no longer be resumed)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
   'cms undo' '--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
@@ -1045,6 +1050,7 @@ _cms_vals=(
   'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' 'ACTIVE ARCHIVED'
   'cms api --repo' '@repositories'
+  'cms runs --hub' '@hubs'
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(
@@ -1228,7 +1234,7 @@ _cms_valopts=(
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
-  'cms runs' ' --limit '
+  'cms runs' ' --hub --limit --older-than '
   'cms undo' ' --concurrency --progress '
 )
 

@@ -282,3 +282,42 @@ describe('watch mode (-w)', () => {
     expect(res.stdout.match(/"publishingStatus"/g)).toHaveLength(1);
   });
 });
+
+describe('cms runs', () => {
+  it('shows hub and target columns, filters by --hub, and prunes old finished runs', async () => {
+    const runsHome = new CliHome();
+    try {
+      const { mkdirSync, existsSync } = await import('node:fs');
+      const day = 24 * 3600 * 1000;
+      const run = (id: string, hubId: string, status: string, ageDays: number, profile: string | null = null) => {
+        const dir = join(runsHome.env.CMS_DATA_DIR, 'runs', id);
+        mkdirSync(dir, { recursive: true });
+        const at = new Date(Date.now() - ageDays * day).toISOString();
+        writeFileSync(join(dir, 'meta.json'), JSON.stringify({ id, command: 'item import', options: {}, target: { apiUrl: profile ? 'https://api.example.com' : 'http://sandbox.localhost', profile, hubId }, startedAt: at, finishedAt: status === 'interrupted' ? undefined : at, status: status === 'interrupted' ? 'running' : status, pid: 2 ** 22 + 4321, counts: { created: 1 } }));
+        writeFileSync(join(dir, 'journal.ndjson'), '');
+        return dir;
+      };
+      const HUB_A = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+      const HUB_B = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+      const old = run('20250101-120000-000001', HUB_A, 'completed', 60, 'prod');
+      const oldInterrupted = run('20250101-120000-000002', HUB_A, 'interrupted', 60);
+      const recent = run('20250101-120000-000003', HUB_B, 'completed', 1);
+      const table = await runsHome.run(['runs'], { env: { CMS_FORCE_TTY: '200' } });
+      expect(table.stdout).toMatch(/HUB\s+TARGET/);
+      expect(table.stdout).toMatch(new RegExp(`000001.*${HUB_A}\\s+prod`));
+      expect(table.stdout).toMatch(new RegExp(`000003.*${HUB_B}\\s+sandbox`));
+      expect((await runsHome.json(['runs', '--hub', HUB_B])).map((r: any) => r.id)).toEqual(['20250101-120000-000003']);
+      // Without --yes off a terminal: nothing removed.
+      expect((await runsHome.run(['runs', 'prune', '--older-than', '30d'])).exitCode).toBe(2);
+      expect(existsSync(old)).toBe(true);
+      const pruned = await runsHome.json(['runs', 'prune', '--older-than', '30d', '--yes']);
+      expect(pruned.map((r: any) => r.id)).toEqual(['20250101-120000-000001']);
+      expect(existsSync(old)).toBe(false);
+      // An interrupted run can still be resumed or undone: kept unless asked for.
+      expect(existsSync(oldInterrupted)).toBe(true);
+      expect(existsSync(recent)).toBe(true);
+    } finally {
+      runsHome.cleanup();
+    }
+  });
+});
