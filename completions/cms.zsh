@@ -148,7 +148,7 @@ content:List the content snapshots of an edition, or add snapshots to it
 create:Create a DRAFT edition in an event, or copy one
 delete:Delete a DRAFT edition with its slots and content
 get:Show an edition
-list:List the editions of an event, or the editions of the hub in a date range
+list:List the upcoming editions of the hub, the editions of an event, or those in a date range
 preview:Show, create or delete the preview of an edition
 resolve:Resolve a conflict of an edition\: the version of a content item it publishes
 schedule:Schedule a DRAFT edition to publish at its start (guided on a terminal)
@@ -558,8 +558,8 @@ _cms_opts=(
 --interval:with --watch\: time between reads
 --timeout:with --watch\: stop after this long'
   'cms edition list' '--event:the event whose editions to list
---from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset)
---to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset)
+--from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset); default\: now
+--to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default\: a year after --from
 --within:only editions entirely within the range (default\: overlapping it)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, name, createdDate or publishingStatus with ,asc or ,desc (default\: start,asc)

@@ -321,3 +321,12 @@ describe('cms runs', () => {
     }
   });
 });
+
+describe('cms edition list', () => {
+  it('with no flags lists the upcoming editions of the hub', async () => {
+    const event = await json(['event', 'create', '--name', 'Upcoming', '--start', '+40d', '--end', '+42d']);
+    const edition = await json(['edition', 'create', '--event', event.id, '--name', 'Soon', '--start', '+40d', '--end', '+41d']);
+    const listed = await json(['edition', 'list']);
+    expect(listed.map((e: any) => e.id)).toContain(edition.id);
+  });
+});
