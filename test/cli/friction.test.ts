@@ -330,3 +330,44 @@ describe('cms edition list', () => {
     expect(listed.map((e: any) => e.id)).toContain(edition.id);
   });
 });
+
+describe('piped plans and summaries', () => {
+  it('are TSV rows without headers; JSON and piped records name each field once', async () => {
+    const dir = join(home.dir, 'model');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'schemas'), { recursive: true });
+    const id = 'https://schemas.example.com/piped-plan.json';
+    writeFileSync(join(dir, 'schemas', 'a.json'), JSON.stringify({ $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id, title: 'A', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } }));
+    const plan = await cms(['schema', 'apply', dir, '--dry-run']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toBe(`create\tschema\t${id} (schemas/a.json)\n`);
+    const applied = await json(['schema', 'apply', dir]);
+    expect(applied.created).toBe(1);
+    expect(Object.keys(applied).filter((k) => / (create|update|archive)$/.test(k))).toEqual([]);
+    const again = await cms(['schema', 'apply', dir]);
+    expect(again.stdout).toBe(`unchanged\tschema\t${id} (schemas/a.json)\n`);
+
+    const exported = join(home.dir, 'piped-export');
+    await create('Exported');
+    expect((await cms(['item', 'export', exported, '--repo', 'content'])).exitCode).toBe(0);
+    const importPlan = await cms(['item', 'import', exported, '--dry-run']);
+    expect(importPlan.exitCode, importPlan.stderr).toBe(0);
+    const rows = importPlan.stdout.split('\n').filter(Boolean);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(importPlan.stdout).not.toMatch(/ACTION|Dry run|WOULD/);
+    for (const row of rows) expect(row.split('\t')).toHaveLength(6);
+    const summary = await cms(['item', 'import', exported, '--repo', 'content']);
+    expect(summary.exitCode, summary.stderr).toBe(0);
+    expect(summary.stdout).not.toMatch(/RESULT|COUNT|Run /);
+    expect(summary.stdout).toMatch(/^created\t\d+$/m);
+  });
+
+  it('item localize --wait prints each field of the job once when piped', async () => {
+    const a = await create('Localize me', '--locale', 'en-GB');
+    const res = await cms(['item', 'localize', a.id, '--locale', 'fr-FR', '--wait']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const names = res.stdout.trim().split('\n').map((l) => l.split('\t')[0]);
+    expect(names.length).toBeGreaterThan(3);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
