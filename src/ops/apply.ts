@@ -279,9 +279,9 @@ function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKin
   return failing(result, new CliError(message, ExitCode.FAILURE));
 }
 
-/** Piped: a row per step (action, resource, label), no header, like every piped table. */
+/** Piped: a row per step (action, resource, label, its differences joined by '; '), no header, like every piped table. */
 function pipedApply(sync: Syncer): string {
-  return tsv(sync.steps.map((s) => [s.action, s.resource, s.resumed ? `${s.label} (done before the resume)` : s.label]));
+  return tsv(sync.steps.map((s) => [s.action, s.resource, s.resumed ? `${s.label} (done before the resume)` : s.label, (s.changes ?? []).join('; ')]));
 }
 
 function renderApply(run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions): string {

@@ -283,7 +283,7 @@ describe('cms hub clone between two served sandboxes', () => {
     expect(writesIn(res.stderr).filter((l) => !l.includes('/oauth/token'))).toEqual([]);
     expect(res.data.plan.filter((p: any) => p.action !== 'unchanged')).toEqual([expect.objectContaining({ action: 'update', resource: 'extension', label: 'colour-picker', changes: ['~ label: "Colour picker" → "Brand colours"'] })]);
     expect(await dump(dst, copyId)).toEqual(before);
-    const text = await home.run(['hub', 'clone', '--from', 'src:site', '--to', 'dst:site-copy', '--dry-run']);
+    const text = await home.run(['hub', 'clone', '--from', 'src:site', '--to', 'dst:site-copy', '--dry-run'], { env: { CMS_FORCE_TTY: '200' } });
     expect(text.stdout).toContain('Dry run of cms hub clone src:site → dst:site-copy: nothing was changed.');
     expect(text.stdout).toMatch(/update\s+extension\s+colour-picker\n\s+~ label: "Colour picker" → "Brand colours"/);
   });

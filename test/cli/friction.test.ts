@@ -340,12 +340,12 @@ describe('piped plans and summaries', () => {
     writeFileSync(join(dir, 'schemas', 'a.json'), JSON.stringify({ $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id, title: 'A', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } }));
     const plan = await cms(['schema', 'apply', dir, '--dry-run']);
     expect(plan.exitCode, plan.stderr).toBe(0);
-    expect(plan.stdout).toBe(`create\tschema\t${id} (schemas/a.json)\n`);
+    expect(plan.stdout).toBe(`create\tschema\t${id} (schemas/a.json)\t\n`);
     const applied = await json(['schema', 'apply', dir]);
     expect(applied.created).toBe(1);
     expect(Object.keys(applied).filter((k) => / (create|update|archive)$/.test(k))).toEqual([]);
     const again = await cms(['schema', 'apply', dir]);
-    expect(again.stdout).toBe(`unchanged\tschema\t${id} (schemas/a.json)\n`);
+    expect(again.stdout).toBe(`unchanged\tschema\t${id} (schemas/a.json)\t\n`);
 
     const exported = join(home.dir, 'piped-export');
     await create('Exported');

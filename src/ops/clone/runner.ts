@@ -98,9 +98,9 @@ export async function runClone(ctx: Context, flags: CloneFlags): Promise<Output>
   return { ...text(ctx.io.isTTY ? renderClone(c, all) : pipedClone(c, all)), failure: out.failure };
 }
 
-/** Piped, without headers: a dry run's plan (action, resource, label), else a row of counts per step. */
+/** Piped, without headers: a dry run's plan (action, resource, label, differences), else a row of counts per step (step, create, update, unchanged, failed). */
 function pipedClone(c: CloneContext, summary: Record<string, unknown>): string {
-  if (c.dryRun) return tsv(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail').map((r) => [r.action, r.resource, r.label]));
+  if (c.dryRun) return tsv(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail').map((r) => [r.action, r.resource, r.label, (r.changes ?? []).join('; ')]));
   const columns = ['create', 'update', 'unchanged', 'failed'];
   return tsv(Object.entries(summary.steps as Record<string, Counts>).map(([step, counts]) => [step, ...columns.map((k) => counts[k] ?? 0)]));
 }
