@@ -371,3 +371,45 @@ describe('piped plans and summaries', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 });
+
+describe('item import of items with delivery keys into a hub without the delivery module', () => {
+  it('says so before starting; --drop-delivery-keys or --enable-delivery-module go ahead', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const keyed = await create('Keyed');
+    const dir = join(home.dir, 'keyed-export');
+    expect((await cms(['item', 'export', dir, '--repo', 'content'])).exitCode).toBe(0);
+    const file = join(dir, 'items', 'content', `${keyed.id}.json`);
+    expect(readdirSync(join(dir, 'items', 'content'))).toContain(`${keyed.id}.json`);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), deliveryKey: 'friction/keyed', label: 'Keyed again' }));
+
+    const refused = await cms(['item', 'import', dir]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/1 item.*deliver(y)? key/i);
+    expect(refused.stderr).toMatch(/--drop-delivery-keys/);
+    expect(refused.stderr).toMatch(/--enable-delivery-module/);
+    // Nothing was written.
+    expect((await json(['item', 'get', keyed.id])).label).toBe('Keyed');
+    expect(await json(['runs'])).toEqual([]);
+
+    const dropped = await cms(['item', 'import', dir, '--drop-delivery-keys']);
+    expect(dropped.exitCode, dropped.stderr).toBe(0);
+    expect(await json(['item', 'get', keyed.id])).toMatchObject({ label: 'Keyed again', deliveryKey: null });
+
+    const enabled = await cms(['item', 'import', dir, '--enable-delivery-module']);
+    expect(enabled.exitCode, enabled.stderr).toBe(0);
+    expect((await json(['item', 'get', keyed.id])).deliveryKey).toBe('friction/keyed');
+    expect((await json(['admin', 'modules'])).find((m: any) => /DELIVERY_2/.test(m.name)).enabled).toBe(true);
+
+    // item copy to another hub without the module: the same choice, before the first write.
+    const { schemaDocument } = await import('../helpers/content.js');
+    expect((await cms(['hub', 'create', '--name', 'keyless', '--label', 'Keyless'])).exitCode).toBe(0);
+    expect((await cms(['repo', 'create', '--hub', 'keyless', '--name', 'content', '--label', 'Content'])).exitCode).toBe(0);
+    const registered = await cms(['schema', 'create', '--hub', 'keyless', '--file', '-', '--register', '--label', 'T', '--repo', 'content'], { input: JSON.stringify(schemaDocument(uri)) });
+    expect(registered.exitCode, registered.stderr).toBe(0);
+    const copyRefused = await cms(['item', 'copy', keyed.id, '--to-hub', 'keyless', '--to-repo', 'content']);
+    expect(copyRefused.exitCode).toBe(2);
+    expect(copyRefused.stderr).toMatch(/--drop-delivery-keys/);
+    const copied = await json(['item', 'copy', keyed.id, '--to-hub', 'keyless', '--to-repo', 'content', '--drop-delivery-keys']);
+    expect(copied.created).toBe(1);
+  });
+});

@@ -161,9 +161,10 @@ if (from !== '-') writeFileSync(file, readFileSync(from, 'utf8'));
       expect(res.exitCode, res.stderr).toBe(0);
       expect(res.stdout).toContain('--- version 2');
       expect(res.stdout).toContain('+++ version 3');
-      expect(res.stdout).toContain('-  "title": "Second"');
-      expect(res.stdout).toContain('+  "title": "Third"');
-      expect(res.stdout).toContain('+  "extra": "new"');
+      // The body is one field of the item among others (label, locale, ...): nested one level.
+      expect(res.stdout).toContain('-    "title": "Second"');
+      expect(res.stdout).toContain('+    "title": "Third"');
+      expect(res.stdout).toContain('+    "extra": "new"');
       expect(res.stdout).toContain('@@');
       expect(res.stdout).not.toContain('\u001b[');
     });

@@ -95,6 +95,7 @@ export async function runClone(ctx: Context, flags: CloneFlags): Promise<Output>
   });
   if (out.kind !== 'text') return out;
   const all = { ...run.summary(), ...summary };
+  if (!ctx.io.isTTY) for (const f of c.run.failures) ctx.io.err(`failed: ${f.id}: ${f.reason}\n`);
   return { ...text(ctx.io.isTTY ? renderClone(c, all) : pipedClone(c, all)), failure: out.failure };
 }
 
