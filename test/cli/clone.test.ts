@@ -16,7 +16,7 @@ import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 
 const URI = `${SCHEMA_HOST}/clone-article.json`;
 const SLOT_URI = `${SCHEMA_HOST}/clone-hero-slot.json`;
-const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
+const CORE = `http://bigcontent.io/cms/schema/v1/core#/definitions`;
 const creds = ['--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret'];
 const DAY = 86_400_000;
 

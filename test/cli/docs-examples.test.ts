@@ -145,11 +145,11 @@ const HERO_SLOT = `${SCHEMA_HOST}/demo/hero-slot.json`;
 
 function schemaDoc(id: string, title: string, validation = 'object'): string {
   return JSON.stringify({
-    $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`,
+    $schema: `http://bigcontent.io/cms/schema/v1/schema#`,
     id,
     title,
     type: validation,
-    allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content` }],
+    allOf: [{ $ref: `http://bigcontent.io/cms/schema/v1/core#/definitions/content` }],
     properties: { title: { type: 'string' } },
   });
 }
