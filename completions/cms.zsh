@@ -382,6 +382,8 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--drop-delivery-keys:to another hub\: copy without the delivery keys (for a hub without the delivery module)
+--enable-delivery-module:to another hub\: enable its delivery module (Content Delivery 2) when items carry delivery keys and it lacks it
 --concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
@@ -442,6 +444,8 @@ _cms_opts=(
 --publish:publish each imported item, and wait for the publishing jobs at the end
 --layout:layout of the directory\: cms (a cms item export) or dc-cli (the hosted service CLI'\''s content export); default\: detected
 --mapping-file:dc-cli'\''s mapping file\: its item ids are reused, and it is written back with this run'\''s
+--drop-delivery-keys:import the items without their delivery keys (for a hub without the delivery module)
+--enable-delivery-module:enable the delivery module (Content Delivery 2) on the hub when items carry delivery keys and it lacks it
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
@@ -468,6 +472,8 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--drop-delivery-keys:to another hub\: copy without the delivery keys (for a hub without the delivery module)
+--enable-delivery-module:to another hub\: enable its delivery module (Content Delivery 2) when items carry delivery keys and it lacks it
 --concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
@@ -875,7 +881,8 @@ _cms_opts=(
 -i:print the status line and response headers first
 --include:print the status line and response headers first
 --repo:repository whose id fills {repo} in the path'
-  'cms browse' '--no-browser:print the URL, do not open it'
+  'cms browse' '--no-browser:print the URL, do not open it
+--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'
   'cms login' '--client-id:API client id
@@ -1232,6 +1239,7 @@ _cms_valopts=(
   'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
+  'cms browse' ' --port '
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
   'cms runs' ' --hub --limit --older-than '

@@ -7,7 +7,7 @@ import { ITEM_COLUMNS, sortOption } from './_shared.js';
 
 export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number } & WatchFlags>({
   summary: 'List the content items of a repository',
-  examples: ['cms item list --repo content', 'cms item list --repo content --status ACTIVE --sort label,asc', 'cms item list --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e -o json', 'cms item list --repo content -w --timeout 5s'],
+  examples: ['cms item list --repo content', 'cms item list --repo content --status ACTIVE --sort label,asc', 'cms item list --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e -o json', 'cms item list --repo content -w --timeout 2s'],
   options: [
     hubOption,
     { ...repoOption, description: 'content repository (id or name)', required: true, requiredUnless: 'folder' },
