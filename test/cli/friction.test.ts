@@ -414,3 +414,16 @@ describe('item import of items with delivery keys into a hub without the deliver
     expect(copied.created).toBe(1);
   });
 });
+
+describe('workflow states in tables', () => {
+  it('are shown by their label, not their id', async () => {
+    const state = await json(['workflow', 'create', '--label', 'In review', '--color', '#336699']);
+    const a = await create('Reviewed');
+    const res = await cms(['workflow', 'assign', a.id, 'In review'], { env: { CMS_FORCE_TTY: '200' } });
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/WORKFLOW STATE\s+In review/);
+    expect(res.stdout).not.toMatch(new RegExp(`WORKFLOW STATE\\s+${state.id}`));
+    // JSON keeps the service's shape.
+    expect((await json(['item', 'get', a.id])).workflow).toEqual({ state: state.id });
+  });
+});
