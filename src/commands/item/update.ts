@@ -26,7 +26,6 @@ export default defineCommand<Options>({
     'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --set body.title=Hello',
     'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --label "Home page"',
     'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --body-file changes.json',
-    'cms item update 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --link related[]=0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
   ],
   args: [itemArg],
   options: [
