@@ -7,7 +7,7 @@ import { ANNOUNCE_WAIT_MS, DEFAULT_RETRY } from '../core/retry.js';
 import { TokenProvider } from '../core/auth.js';
 import { createTransport, REQUEST_DEADLINE_MS } from '../core/transport.js';
 import { UsageError } from '../core/errors.js';
-import type { Format } from '../output/render.js';
+import type { Format, RenderOptions } from '../output/render.js';
 import { debugTrace } from './debug.js';
 import { IO } from './io.js';
 import { unknownName } from './suggest.js';
@@ -49,6 +49,8 @@ export class Context {
   private clientPromise: Promise<ApiClient> | null = null;
   /** Hub ids by name, per client: two profiles may name different hubs alike. */
   private hubCache = new WeakMap<ApiClient, Map<string, string>>();
+  /** How the command's output is printed (set by main): for verbs that print as they go. */
+  renderOptions: RenderOptions = { format: 'table' };
 
   constructor(
     readonly globals: GlobalOptions,

@@ -37,13 +37,16 @@ export async function main(argv: string[]): Promise<number> {
     // Loaded side by side: each import waits on file reads, which overlap.
     const [{ Context }, { render }, verb] = await Promise.all([import('./context.js'), import('../output/render.js'), importVerb(spec.module)]);
     ctx = new Context(g);
+    const renderOptions = { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) };
+    // Verbs that print more than once (watch mode) print as the final output would.
+    ctx.renderOptions = renderOptions;
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;
       ctx!.io.note('Dry run: this request was not sent.');
       return dryRunOutput(err, g.output);
     });
-    await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) }, ctx.io);
+    await render(out, renderOptions, ctx.io);
     if (out?.failure) throw out.failure;
   }, argv);
 

@@ -25,7 +25,7 @@ import { MemoryMapping } from './mapping.js';
 import { FileProblem, SafeDir, parseJson } from './safe-files.js';
 import { schemaBodyFile } from './dc-cli-layout.js';
 import { Syncer, type SyncedStep } from './reconcile.js';
-import { countActions, countLine, failureLines, stepLines } from './run-report.js';
+import { countActions, countLine, failureLines, stepLines, tsv } from './run-report.js';
 
 // `cms schema apply <dir>` and `cms type apply <dir>`: the content model kept as files (in git)
 // and applied declaratively. Every *.json file under <dir> (recursively, dot files skipped) is one
@@ -81,6 +81,8 @@ export async function runApply(ctx: Context, kind: ApplyKind, dir: string | unde
   const files = kind === 'schema' ? readSchemaFiles(options.dir) : readTypeFiles(options.dir);
   const connection = ctx.connection();
   const run = await BulkRun.begin(ctx, flags, { command: `${kind} apply`, options: { ...options }, target: { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId } });
+  // The summary counts the steps (created, updated, ...): the run's own counts would say it twice.
+  run.countsInSummary = false;
   if (run.dryRun) client.readOnly = true;
   const sync = new Syncer(run, new MemoryMapping(), ctx.signal);
   const work = kind === 'schema' ? () => applySchemas(sync, client, options, files as SchemaFile[]) : () => applyTypes(sync, client, options, files as TypeFile[]);
@@ -273,10 +275,15 @@ function applySummary(sync: Syncer): Record<string, unknown> {
 function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions, out: Output, exitCode?: boolean): Output {
   const drift = changesOf(sync.steps).length;
   let result = out;
-  if (out.kind === 'text') result = { ...text(renderApply(run, sync, kind, options)), failure: out.failure };
+  if (out.kind === 'text') result = { ...text(ctx.io.isTTY ? renderApply(run, sync, kind, options) : pipedApply(sync)), failure: out.failure };
   if (!exitCode || !drift || result.failure) return result;
   const message = `The hub differs from ${options.dir}: ${drift} change(s) ${run.dryRun ? 'to apply' : 'applied'}`;
   return failing(result, new CliError(message, ExitCode.FAILURE));
+}
+
+/** Piped: a row per step (action, resource, label, its differences joined by '; '), no header, like every piped table. */
+function pipedApply(sync: Syncer): string {
+  return tsv(sync.steps.map((s) => [s.action, s.resource, s.resumed ? `${s.label} (done before the resume)` : s.label, (s.changes ?? []).join('; ')]));
 }
 
 function renderApply(run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions): string {

@@ -390,7 +390,8 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
     else io.outJson(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
-  const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : '')));
+  // A computed column named like a field (RESULTS for `results`) stands for it: each name once.
+  const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : c.header.toLowerCase().replace(/ ([a-z0-9])/g, (_, x: string) => x.toUpperCase()))));
   const keys = Object.keys(value).filter((k) => !k.startsWith('_') && !shown.has(k));
   const rank = (k: string) => (FIRST_FIELDS.includes(k) ? FIRST_FIELDS.indexOf(k) : FIRST_FIELDS.length);
   const rest: Column[] = only ? [] : keys.sort((a, b) => rank(a) - rank(b)).map((k) => ({ header: headerFor(k), value: k }));
