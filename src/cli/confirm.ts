@@ -3,10 +3,11 @@ import type { Context } from './context.js';
 
 /**
  * Asks before a destructive change unless --yes. Without a terminal (CI, pipes, --no-input)
- * it never prompts: missing --yes is a usage error.
+ * it never prompts: missing --yes is a usage error. A dry run (the root --dry-run) never asks.
  */
 export async function confirm(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
-  if (yes) return;
+  // A dry run changes nothing, so there is nothing to confirm (--dry-run with --yes or not).
+  if (yes || ctx.globals.dryRun) return;
   if (!ctx.io.canPrompt) throw new UsageError(`${question} Pass --yes to confirm.`, `Not asked: ${ctx.io.noPromptReason}.`);
   const { confirm: ask } = await import('@inquirer/prompts');
   const answer = await ask({ message: question, default: false }, { output: process.stderr, signal: ctx.signal });

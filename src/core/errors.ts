@@ -71,7 +71,7 @@ export class ApiError extends CliError {
     readonly errors: ApiErrorEntry[],
     readonly retryAfterMs?: number,
   ) {
-    super(describe(status, errors), exitCodeFor(status), CODE_HINTS[errors[0]?.code ?? ''] ?? hintFor(status));
+    super(describe(status, errors), exitCodeFor(status), hintForEntry(errors[0], url) ?? hintFor(status));
   }
 
   get code(): string | undefined {
@@ -93,6 +93,20 @@ const CODE_HINTS: Record<string, string> = {
   EDITION_HAS_INVALID_SLOTS: 'Fill every slot link: `cms edition slot-content <edition> <edition-slot> --snapshot <snapshot>`.',
   EDITION_HAS_CONFLICTS: 'Choose a version for each item: `cms edition resolve <edition> --item <item> --version <n>` (see `cms edition conflicts <edition>`).',
 };
+
+/** A hint by the error's code, and for an edition that cannot change, by its state (what can be done instead). */
+function hintForEntry(entry: ApiErrorEntry | undefined, url: string): string | undefined {
+  const code = entry?.code ?? '';
+  if ((code === 'EDITION_NOT_DRAFT' || code === 'EDITION_NOT_SCHEDULED') && entry?.invalidValue === 'PUBLISHED') {
+    const id = /\/editions\/([^/?#]+)/.exec(url)?.[1] ?? '<edition>';
+    return `A published edition stays as it is. To change its content, make a new edition from it (cms edition create --event <event> --copy-from ${id}); to retire it, cms edition archive ${id}.`;
+  }
+  if (code === 'EDITION_NOT_DRAFT' && (entry?.invalidValue === 'SCHEDULED' || entry?.invalidValue === 'SCHEDULING')) {
+    const id = /\/editions\/([^/?#]+)/.exec(url)?.[1] ?? '<edition>';
+    return `Unschedule it first: cms edition unschedule ${id}`;
+  }
+  return CODE_HINTS[code];
+}
 
 function hintFor(status: number): string | undefined {
   if (status === 401) return 'Check the credentials of the profile (cms profile show) or log in again (cms login).';

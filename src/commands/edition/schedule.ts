@@ -1,3 +1,4 @@
+import { checkDate } from '../../cli/dates.js';
 import { defineCommand } from '../../cli/define.js';
 import { hubOption, yesOption } from '../../cli/options.js';
 import { col, done, item } from '../../output/result.js';
@@ -28,6 +29,8 @@ export default defineCommand<Opts>({
     hubOption,
   ],
   async run(ctx, args, opts) {
+    // A --start that is no date is refused before anything is read or asked.
+    if (opts.start !== undefined) checkDate(opts.start, '--start');
     const client = await ctx.client();
     const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.signal) : null;
     const { edition, job, scheduled } = await scheduleEdition(
