@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { resolveConnection, type Connection } from '../config/resolve.js';
-import { ApiClient } from '../core/client.js';
+import { resolveConnection, urlFrom, type Connection } from '../config/resolve.js';
+import { ApiClient, type RetryInfo } from '../core/client.js';
 import { TokenProvider } from '../core/auth.js';
 import { createTransport } from '../core/transport.js';
 import { UsageError } from '../core/errors.js';
@@ -74,14 +74,25 @@ export class Context {
     const trace = this.globals.debug ? debugTrace((s) => this.io.err(s)) : undefined;
     // Embedded tokens cost microseconds in-process; only remote tokens are worth a cache file.
     const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal);
-    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal });
+    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, this.saidRetrying);
+    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, onRetry: this.saidRetrying, apiUrlFrom: urlFrom(conn, 'apiUrl') });
     client.dryRun = Boolean(this.globals.dryRun);
     this.opened.push(client);
     return client;
   }
 
   private readonly opened: ApiClient[] = [];
+  private retryingSaid = false;
+
+  /**
+   * The first network failure is said at once ("retrying…"), not after the retries run out
+   * (5-7 s of silence). Once per command: a bulk run's later retries show in its progress.
+   */
+  private readonly saidRetrying = (info: RetryInfo): void => {
+    if (info.status !== 'network' || this.retryingSaid) return;
+    this.retryingSaid = true;
+    this.io.err(`Cannot reach ${originOf(info.url)}: ${info.problem ?? 'network error'}; retrying…\n`);
+  };
 
   /**
    * The hub to work in: --hub, else CMS_HUB, else the profile's hub, else the only hub there is.
@@ -116,5 +127,13 @@ export class Context {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.opened.map((c) => c.close()));
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }

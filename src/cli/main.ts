@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType, CommanderError } from 'commander';
 import type { CommandSpec, Manifest } from './define.js';
-import { ApiError, CliError, ExitCode } from '../core/errors.js';
+import { CliError, ExitCode, errorFacts } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
 import { visible } from '../output/visible.js';
@@ -9,7 +9,7 @@ import type { Output } from '../output/result.js';
 
 class Interrupted extends CliError {
   constructor() {
-    super('Interrupted', ExitCode.INTERRUPTED);
+    super('Interrupted', ExitCode.INTERRUPTED, undefined, 'INTERRUPTED');
   }
 }
 
@@ -116,7 +116,8 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
     // Commander has already printed its message (with a suggestion for unknown names).
     if (commanderCode === 'commander.helpDisplayed' || commanderCode === 'commander.version') return ExitCode.OK;
-    if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: commanderCode.replace('commander.', 'usage.'), exitCode: ExitCode.USAGE });
+    // One code for every usage error; which one commander found is in `reason`.
+    if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: 'USAGE', reason: commanderCode.replace('commander.', ''), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
   // Ctrl-C at a prompt (@inquirer's ExitPromptError, or AbortPromptError when the run's signal
@@ -125,8 +126,7 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   if (err instanceof CliError || (err as Error)?.name === 'AbortError') {
     const e = err instanceof CliError ? err : new Interrupted();
     if (asJson) {
-      const api = e instanceof ApiError ? e : undefined;
-      printJsonError(io, { message: e.message, code: api?.code ?? e.constructor.name, status: api?.status, exitCode: e.exitCode, hint: e.hint });
+      printJsonError(io, { message: e.message, ...errorFacts(e), exitCode: e.exitCode, hint: e.hint });
       return e.exitCode;
     }
     io.err(`error: ${visible(e.message)}\n`);
@@ -150,7 +150,10 @@ function isPromptInterrupt(err: unknown): boolean {
 
 interface JsonError {
   message: string;
+  /** One of ERROR_CODES (src/core/errors.ts), or the service's own code. */
   code: string;
+  /** For usage errors: what commander found (unknownOption, missingArgument, ...). */
+  reason?: string;
   status?: number;
   exitCode: number;
   hint?: string;

@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../config/private-dir.js';
-import { ApiError, CliError, ExitCode } from './errors.js';
+import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService } from './errors.js';
 import type { Transport, WireResponse } from './transport.js';
-import type { ExchangeListener } from './client.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import type { ExchangeListener, RetryInfo } from './client.js';
+import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 export interface Credentials {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Where the URL came from (`CMS_API_URL`, `profile 'x'`), for hints that say what to change. */
+  authUrlFrom?: string;
 }
 
 interface CachedToken {
@@ -37,6 +39,8 @@ export class TokenProvider {
     private readonly onExchange?: ExchangeListener,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
+    /** Told of each wait before a retry (a refused connection is said at once, not after the last try). */
+    private readonly onRetry?: (info: RetryInfo) => void,
   ) {}
 
   async token(): Promise<string> {
@@ -84,10 +88,12 @@ export class TokenProvider {
         if (this.signal?.aborted) throw this.signal.reason ?? err;
         await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), error: err as Error, ms: Date.now() - started, attempt });
         if (attempt < this.retry.retries && isNetworkError(err)) {
-          await sleep(retryDelay(attempt, this.retry), this.signal);
+          const delayMs = retryDelay(attempt, this.retry);
+          this.onRetry?.({ attempt: attempt + 1, delayMs, status: 'network', url, problem: describeNetworkError(err, url) });
+          await sleep(delayMs, this.signal);
           continue;
         }
-        throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+        throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${describeNetworkError(err, url)}`, ExitCode.FAILURE, `Check the URL (${this.creds.authUrlFrom ?? 'the auth URL of the profile'}) and your network.`, 'UNREACHABLE');
       }
       text = await res.text();
       await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt });
@@ -104,6 +110,11 @@ export class TokenProvider {
       /* handled below */
     }
     if (res.status >= 300 || typeof data.access_token !== 'string') {
+      // A page, a 404 or an answer without a token: the URL points somewhere else than the service.
+      const contentType = res.headers.get('content-type');
+      if (res.status < 300 || res.status === 404 || res.status === 405 || looksLikeHtml(contentType, text)) {
+        throw notTheService('POST', url, res.status, contentType, text, 'an access token (JSON)', this.creds.authUrlFrom);
+      }
       if (res.status === 400 || res.status === 401) {
         throw new CliError(`Authentication failed for client '${this.creds.clientId}': the client id or secret is not valid`, ExitCode.AUTH, 'Check the credentials with `cms profile show`, or log in again with `cms login`.');
       }

@@ -1,7 +1,7 @@
-import { ApiError, CliError, ExitCode, type ApiErrorEntry } from './errors.js';
+import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService, type ApiErrorEntry } from './errors.js';
 import type { HeaderMap, Transport, WireResponse } from './transport.js';
 import type { TokenProvider } from './auth.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 
 /** What a paged stream learnt: whether a limit cut it short, and the collection's total when the service said. */
@@ -59,6 +59,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Reports a wait before a retry (progress displays show it). */
   onRetry?: (info: RetryInfo) => void;
+  /** Where the API URL came from (`CMS_API_URL`, `profile 'x'`), for hints that say what to change. */
+  apiUrlFrom?: string;
 }
 
 export interface RetryInfo {
@@ -68,6 +70,8 @@ export interface RetryInfo {
   url: string;
   /** What the service asked for in Retry-After, when it did. */
   retryAfterMs?: number;
+  /** For a network failure: what happened, in words (connection refused). */
+  problem?: string;
 }
 
 const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
@@ -166,10 +170,10 @@ export class ApiClient {
         if (signal?.aborted) throw signal.reason ?? err;
         await this.options.onExchange?.({ method, url, requestHeaders: headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
         if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', idempotent)) {
-          await this.wait(attempt, undefined, 'network', url, ownSignal);
+          await this.wait(attempt, undefined, 'network', url, ownSignal, describeNetworkError(err, url));
           continue;
         }
-        throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
+        throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err, url)}`, ExitCode.FAILURE, `Check the API URL (${this.options.apiUrlFrom ?? 'of the profile'}) and that the service is running.`, 'UNREACHABLE');
       }
       for (const listener of this.answerListeners) listener(Date.now() - started, res.status);
       const traced = this.options.onExchange ? await res.text() : undefined;
@@ -191,7 +195,10 @@ export class ApiClient {
           await this.wait(attempt, retryAfter, res.status, url, ownSignal);
           continue;
         }
-        throw new ApiError(res.status, method, url, readErrors(traced ?? (await res.text().catch(() => ''))), retryAfter);
+        const body = traced ?? (await res.text().catch(() => ''));
+        // An error page rather than the service's JSON errors: the URL is something else (a web server, a proxy).
+        if (looksLikeHtml(res.headers.get('content-type'), body)) throw notTheService(method, url, res.status, res.headers.get('content-type'), body, 'the service\'s JSON', this.options.apiUrlFrom);
+        throw new ApiError(res.status, method, url, readErrors(body), retryAfter);
       }
       const text = traced ?? (await res.text());
       let data: unknown = undefined;
@@ -206,9 +213,9 @@ export class ApiClient {
     }
   }
 
-  private async wait(attempt: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal) {
+  private async wait(attempt: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal, problem?: string) {
     const delayMs = retryDelay(attempt, this.retry, retryAfterMs);
-    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url, retryAfterMs };
+    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url, retryAfterMs, problem };
     this.options.onRetry?.(info);
     for (const listener of this.retryListeners) listener(info);
     await sleep(delayMs, signal);
@@ -312,9 +319,4 @@ function readErrors(text: string): ApiErrorEntry[] {
     /* not JSON */
   }
   return text ? [{ message: text.slice(0, 300) }] : [];
-}
-
-function describeNetworkError(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
-  return e?.cause?.code ?? e?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }

@@ -274,7 +274,7 @@ function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKin
   if (out.kind === 'text') result = { ...text(renderApply(run, sync, kind, options)), failure: out.failure };
   if (!exitCode || !drift || result.failure) return result;
   const message = `The hub differs from ${options.dir}: ${drift} change(s) ${run.dryRun ? 'to apply' : 'applied'}`;
-  return failing(result, new CliError(message, ExitCode.FAILURE));
+  return failing(result, new CliError(message, ExitCode.FAILURE, undefined, 'DRIFT'));
 }
 
 function renderApply(run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions): string {

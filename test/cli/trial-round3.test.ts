@@ -174,3 +174,70 @@ describe('13. webhook requests show a refused connection as a network error', ()
     expect(shown.secret).toBe('s3cret-value');
   });
 });
+
+describe('5. a CMS_API_URL that is not the service says so', () => {
+  const servers: Server[] = [];
+  const serve = async (handler: Parameters<typeof createServer>[1]) => {
+    const s = createServer(handler);
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+  };
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+  const remote = (url: string) => ({ env: { CMS_API_URL: url, CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' } });
+
+  it('an HTML page answering 200: not the service, what was expected and what came back', async () => {
+    const url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Welcome to nginx</body></html>'));
+    const res = await home.run(['hub', 'list'], remote(url));
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).not.toContain('200 Error');
+    expect(res.stderr).toContain('does not look like the service');
+    expect(res.stderr).toContain('an access token');
+    expect(res.stderr).toMatch(/200 text\/html/);
+    expect(res.stderr).toContain('CMS_API_URL');
+    const json = await home.run(['hub', 'list', '-o', 'json'], remote(url));
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'NOT_THE_SERVICE', status: 200, exitCode: 1 });
+  });
+
+  it('404 on the token path: not "check the identifier"', async () => {
+    const url = await serve((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    const res = await home.run(['hub', 'list'], remote(url));
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).not.toContain('check the identifier');
+    expect(res.stderr).toContain('does not look like the service');
+    expect(res.stderr).toMatch(/\/oauth\/token answered 404/);
+  });
+
+  it('https to an http server: no OpenSSL dump, the likely cause', async () => {
+    const url = await serve((_req, res) => res.end('plain'));
+    const res = await home.run(['hub', 'list'], remote(url.replace('http:', 'https:')));
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).not.toMatch(/SSL routines|ssl3_get_record|wrong version number|:error:/);
+    expect(res.stderr).toMatch(/does not speak https/);
+    expect(res.stderr).toContain(url);
+  });
+
+  it('a malformed or non-http URL is a usage error (exit 2) naming where it came from, before any connection', async () => {
+    for (const bad of ['ftp://example.com', 'example.com/api', 'http://']) {
+      const res = await home.run(['hub', 'list'], remote(bad));
+      expect(res.exitCode, `${bad}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toContain(`CMS_API_URL '${bad}'`);
+      expect(res.stderr).toMatch(/https:\/\//);
+    }
+  });
+
+  it('a refused connection says so after the first failure (retrying), not after seconds of silence', async () => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    const res = await home.run(['hub', 'list'], remote(`http://127.0.0.1:${port}`));
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toMatch(/connection refused.*retrying/i);
+    expect(res.stderr.indexOf('retrying')).toBeLessThan(res.stderr.indexOf('error:'));
+    // The hint names where the URL came from: the environment here.
+    expect(res.stderr).toContain('CMS_API_URL');
+  });
+});
