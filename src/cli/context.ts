@@ -62,6 +62,11 @@ export class Context {
     return this.clientPromise;
   }
 
+  /** Forgets a client that failed to open (sandbox reset opens again after moving a damaged database aside). */
+  forgetClient(): void {
+    this.clientPromise = null;
+  }
+
   /** A client for another profile (cross-profile copy and clone). */
   async clientFor(profile: string): Promise<{ client: ApiClient; connection: Connection }> {
     const connection = resolveConnection({ profile }, this.env);

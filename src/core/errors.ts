@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   UNREACHABLE: 'no connection to the service (refused, unknown host, TLS failed, timed out)',
   NOT_THE_SERVICE: 'the URL answered, but not like the service (an HTML page, a 404 on the token path)',
   PARTIAL: 'some items of a bulk run failed (exit 3)',
+  SANDBOX_DAMAGED: 'the embedded sandbox database is not readable (cms sandbox reset moves it aside)',
   DRIFT: 'apply --exit-code: the hub differs from the files',
   TIMEOUT: 'a wait ended before the job finished (exit 8)',
   INTERRUPTED: 'Ctrl-C (exit 130)',

@@ -70,7 +70,7 @@ export function describeNetworkError(err: unknown, url?: string): string {
   const code = e?.cause?.code ?? e?.code;
   const text = `${e?.cause?.message ?? ''} ${e?.message ?? ''}`;
   if (code === 'EPROTO' || /wrong version number|SSL routines|ssl3_|tls_|packet length too long/i.test(text)) {
-    const plain = url?.startsWith('https:') ? ` (is it ${url.replace(/^https:/, 'http:').replace(/\/+$/, '')}?)` : '';
+    const plain = url?.startsWith('https:') ? ` (is it ${originOf(url).replace(/^https:/, 'http:')}?)` : '';
     return `the TLS handshake failed: the server does not speak https${plain}`;
   }
   if (/certificate|CERT_|self.signed/i.test(`${code ?? ''} ${text}`)) return `its TLS certificate was refused (${code ?? 'certificate'})`;
@@ -93,3 +93,11 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -55,7 +55,15 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
     import('../server/core/dropped.js'),
     import('../server/core/exchange.js'),
   ]);
-  const sandbox = createSandbox({ dataDir });
+  let sandbox: ReturnType<typeof createSandbox>;
+  try {
+    sandbox = createSandbox({ dataDir });
+  } catch (err) {
+    // A damaged sandbox.db: named, with the way out (reset and status move it aside).
+    if ((err as Error).name !== 'DamagedDatabase') throw err;
+    const { file, reason } = err as Error & { file: string; reason: string };
+    throw new CliError(`The sandbox database ${file} is damaged (${reason})`, 1, 'Move it aside and start an empty sandbox: cms sandbox reset --yes (the file is kept, renamed). Or restore it from a backup.', 'SANDBOX_DAMAGED');
+  }
   return {
     kind: 'embedded',
     send: async (req) => {

@@ -241,3 +241,42 @@ describe('5. a CMS_API_URL that is not the service says so', () => {
     expect(res.stderr).toContain('CMS_API_URL');
   });
 });
+
+describe('6. a damaged sandbox.db is named, and sandbox reset and status recover from it', () => {
+  const broken = new CliHome();
+  afterAll(() => broken.cleanup());
+  const damage = async () => {
+    expect((await broken.run(['hub', 'create', '--name', 'h', '--label', 'H'])).exitCode).toBe(0);
+    writeFileSync(join(broken.env.CMS_DATA_DIR, 'sandbox.db'), 'this is not a database, it was overwritten by accident '.repeat(200));
+  };
+  const aside = () => readdirSync(broken.env.CMS_DATA_DIR).filter((f) => f.startsWith('sandbox.db.damaged-'));
+
+  it('any command names the file and how to recover; nothing is moved', async () => {
+    await damage();
+    const res = await broken.run(['hub', 'list']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).not.toContain('unexpected failure');
+    expect(res.stderr).toContain(join(broken.env.CMS_DATA_DIR, 'sandbox.db'));
+    expect(res.stderr).toContain('cms sandbox reset');
+    expect(aside()).toEqual([]);
+  });
+
+  it('sandbox status moves it aside, says where, and shows the empty sandbox', async () => {
+    const res = await broken.run(['sandbox', 'status']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const moved = aside();
+    expect(moved).toHaveLength(1);
+    expect(res.stderr).toContain(join(broken.env.CMS_DATA_DIR, moved[0]!));
+    expect((await broken.json(['hub', 'list'])).length).toBe(0);
+  });
+
+  it('sandbox reset --yes does the same', async () => {
+    await damage();
+    const res = await broken.run(['sandbox', 'reset', '--yes']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(aside()).toHaveLength(2);
+    expect(res.stderr).toMatch(/moved aside to .*sandbox\.db\.damaged-/);
+    expect((await broken.json(['hub', 'list'])).length).toBe(0);
+    expect(existsSync(join(broken.env.CMS_DATA_DIR, 'sandbox.db'))).toBe(true);
+  });
+});
