@@ -59,10 +59,7 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
   try {
     sandbox = createSandbox({ dataDir });
   } catch (err) {
-    // A damaged sandbox.db: named, with the way out (reset and status move it aside).
-    if ((err as Error).name !== 'DamagedDatabase') throw err;
-    const { file, reason } = err as Error & { file: string; reason: string };
-    throw new CliError(`The sandbox database ${file} is damaged (${reason})`, 1, 'Move it aside and start an empty sandbox: cms sandbox reset --yes (the file is kept, renamed). Or restore it from a backup.', 'SANDBOX_DAMAGED');
+    throw sandboxOpenError(err);
   }
   return {
     kind: 'embedded',
@@ -85,6 +82,13 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
       sandbox.close();
     },
   };
+}
+
+/** A damaged sandbox.db, named with the way out (reset and status move it aside); other errors as they are. */
+export function sandboxOpenError(err: unknown): unknown {
+  if ((err as Error)?.name !== 'DamagedDatabase') return err;
+  const { file, reason } = err as Error & { file: string; reason: string };
+  return new CliError(`The sandbox database ${file} is damaged (${reason})`, 1, 'Move it aside and start an empty sandbox: cms sandbox reset --yes (the file is kept, renamed). Or restore it from a backup.', 'SANDBOX_DAMAGED');
 }
 
 async function httpTransport(): Promise<Transport> {

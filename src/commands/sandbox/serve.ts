@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
+import { sandboxOpenError } from '../../core/transport.js';
 import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
@@ -64,13 +65,19 @@ export default defineCommand<Opts>({
     } catch (err) {
       throw new UsageError(`--faults: ${(err as Error).message}`);
     }
-    const sandbox = createSandbox({
-      dataDir: directory,
-      tokenTtlSeconds: opts.tokenTtl,
-      faults,
-      faultSeed: opts.faultsSeed,
-      onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
-    });
+    const sandbox = (() => {
+      try {
+        return createSandbox({
+          dataDir: directory,
+          tokenTtlSeconds: opts.tokenTtl,
+          faults,
+          faultSeed: opts.faultsSeed,
+          onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
+        });
+      } catch (err) {
+        throw sandboxOpenError(err);
+      }
+    })();
     let server;
     try {
       server = await listen(sandbox, opts.host, port, { allowHosts: opts.allowHost });
