@@ -88,13 +88,15 @@ export class Context {
 
   private readonly opened: ApiClient[] = [];
   private retryingSaid = false;
+  /** Whether the first network failure is said on stderr (shell completion stays silent). */
+  sayRetrying = true;
 
   /**
    * The first network failure is said at once ("retrying…"), not after the retries run out
    * (5-7 s of silence). Once per command: a bulk run's later retries show in its progress.
    */
   private readonly saidRetrying = (info: RetryInfo): void => {
-    if (info.status !== 'network' || this.retryingSaid) return;
+    if (info.status !== 'network' || this.retryingSaid || !this.sayRetrying) return;
     this.retryingSaid = true;
     this.io.err(`Cannot reach ${originOf(info.url)}: ${info.problem ?? 'network error'}; retrying…\n`);
   };

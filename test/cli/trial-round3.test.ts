@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -278,5 +279,39 @@ describe('6. a damaged sandbox.db is named, and sandbox reset and status recover
     expect(res.stderr).toMatch(/moved aside to .*sandbox\.db\.damaged-/);
     expect((await broken.json(['hub', 'list'])).length).toBe(0);
     expect(existsSync(join(broken.env.CMS_DATA_DIR, 'sandbox.db'))).toBe(true);
+  });
+});
+
+describe('9. completion offers what the word can be', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  let script: string;
+  const complete = (line: string) => {
+    const words = line.split(' ');
+    const program = `${script}\ncms() { node ${join(root, 'bin', 'cms.js')} "$@"; }\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cms_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-c', program], { env: { ...process.env, ...home.env, CMS_COMPLETE_TIMEOUT_MS: '30000' }, encoding: 'utf8' }).split('\n').filter(Boolean);
+  };
+  beforeAll(async () => {
+    script = (await home.run(['completion', 'bash'])).stdout;
+  });
+
+  it('cms --hub <TAB> offers hubs, not nouns', () => {
+    const words = complete('cms --hub ');
+    expect(words).toEqual(expect.arrayContaining(['demo', 'r3']));
+    expect(words).not.toContain('item');
+  });
+
+  it('edition schedule --event <TAB> offers events; a value option without candidates offers nothing else', () => {
+    const events = complete('cms edition schedule --hub demo --event ');
+    expect(events).toEqual([String.raw`Launch\ week`]);
+    expect(complete('cms edition schedule --hub demo --start ')).toEqual([]);
+  });
+
+  it('edition schedule <TAB> offers DRAFT editions only', async () => {
+    const draft = await home.json(['edition', 'create', '--hub', 'demo', '--event', 'Launch week', '--name', 'A draft', '--start', '+3d', '--end', '+4d']);
+    const words = complete('cms edition schedule --hub demo ');
+    expect(words).toEqual([draft.id]);
+    expect(words).not.toContain(demoEdition);
+    // Other verbs still offer every edition.
+    expect(complete('cms edition get --hub demo ').sort()).toEqual([demoEdition, draft.id].sort());
   });
 });
