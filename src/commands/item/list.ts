@@ -4,6 +4,7 @@ import { repoId } from '../../cli/resolve.js';
 import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
 import { ITEM_COLUMNS, sortOption } from './_shared.js';
+import { bodyPathOracle } from './_body-paths.js';
 
 export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number }>({
   summary: 'List the content items of a repository',
@@ -21,6 +22,8 @@ export default defineCommand<{ hub?: string; repo?: string; folder?: string; sta
     const client = await ctx.client();
     const repo = await repoId(ctx, opts.repo, opts.hub, client);
     const query = { folderId: opts.folder, status: opts.status, sort: opts.sort };
-    return list(client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
+    const out = list(client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
+    // --columns body.x.y is checked against the hub's content type schemas (read only if asked).
+    return { ...out, paths: bodyPathOracle(client, async () => (await client.get<{ hubId: string }>(`/content-repositories/${repo}`)).hubId) };
   },
 });
