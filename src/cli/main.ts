@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType, CommanderError } from 'commander';
 import type { CommandSpec, Manifest } from './define.js';
-import { CliError, ExitCode, errorFacts } from '../core/errors.js';
+import { CliError, ExitCode, UsageError, errorFacts } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
 import { visible } from '../output/visible.js';
@@ -34,9 +34,11 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(manifest, async (spec, args, opts, globals) => {
     const g = globals as unknown as GlobalOptions;
     debug = g.debug;
+    const conflict = flagConflicts(g);
     // Loaded side by side: each import waits on file reads, which overlap.
     const [{ Context }, { render }, verb] = await Promise.all([import('./context.js'), import('../output/render.js'), importVerb(spec.module)]);
     ctx = new Context(g);
+    if (conflict) ctx.io.warn(conflict);
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;
@@ -68,6 +70,17 @@ export async function main(argv: string[]): Promise<number> {
  */
 async function importVerb(module: string): Promise<CommandSpec> {
   return (await import(new URL(`../${module}`, import.meta.url).href)).default;
+}
+
+/**
+ * Root flags that contradict each other are refused or said, never silently resolved: -q (ids
+ * only) with a data format is refused; --columns where no table is printed is a warning.
+ */
+function flagConflicts(g: GlobalOptions): string | undefined {
+  const data = g.output === 'json' || g.output === 'ndjson' || g.output === 'yaml';
+  if (g.quiet && data) throw new UsageError(`-q and -o ${g.output} do not go together`, `-q prints only ids, one per line; -o ${g.output} prints the whole resources. Choose one (ids as JSON: --query "[].id" -o json).`);
+  if (g.columns && (data || g.query)) return `--columns shapes tables; ${g.query ? '--query' : `-o ${g.output}`} prints ${g.query ? 'what the expression selects' : 'every field'}, so --columns is ignored${g.query ? '' : ' (pick fields with --query)'}.`;
+  return undefined;
 }
 
 /** What --dry-run prints instead of sending: the request, as text or (-o json|yaml) as data. */

@@ -77,7 +77,7 @@ const STATUSES = ['ACTIVE', 'ARCHIVED'];
 /** The whole of `cms schema apply` / `cms type apply` (new or resumed): plan, apply, summary. */
 export async function runApply(ctx: Context, kind: ApplyKind, dir: string | undefined, flags: ApplyFlags): Promise<Output> {
   const client = await ctx.client();
-  const options = (BulkRun.resumedOptions(ctx, flags.resume, `${kind} apply`) as ApplyOptions | undefined) ?? (await newOptions(ctx, client, kind, dir, flags));
+  const options = (BulkRun.resumedOptions(ctx, flags.resume, `${kind} apply`, { dir }) as ApplyOptions | undefined) ?? (await newOptions(ctx, client, kind, dir, flags));
   const files = kind === 'schema' ? readSchemaFiles(options.dir) : readTypeFiles(options.dir);
   const connection = ctx.connection();
   const run = await BulkRun.begin(ctx, flags, { command: `${kind} apply`, options: { ...options }, target: { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId } });

@@ -112,6 +112,10 @@ describe('3. an interrupted undo can be continued as it says', () => {
     await home.run(['type', 'assign', URI, '--repo', target, '--hub', 'r3']);
     const imported = await home.json(['item', 'import', dir, '--hub', 'r3', '--repo', target]);
     expect(imported).toMatchObject({ created: 4, failed: 0 });
+    // --resume with a directory that is not the run's is refused, never silently ignored.
+    const elsewhere = await home.run(['item', 'import', join(home.dir, 'elsewhere'), '--resume', imported.runId]);
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`continues the run on ${dir}`);
     const killed = await home.run(['undo', imported.runId, '--yes'], { env: { CMS_TEST_KILL_AT: 'archive:2:before' } });
     expect(killed.exitCode).not.toBe(0);
     const runs = await home.json(['runs']);
@@ -313,5 +317,40 @@ describe('9. completion offers what the word can be', () => {
     expect(words).not.toContain(demoEdition);
     // Other verbs still offer every edition.
     expect(complete('cms edition get --hub demo ').sort()).toEqual([demoEdition, draft.id].sort());
+  });
+});
+
+describe('conflicting flags are refused or said, never silently resolved', () => {
+  it('-q with -o json is refused (exit 2); --columns with -o json or --query is a warning', async () => {
+    const quiet = await home.run(['hub', 'list', '-q', '-o', 'json']);
+    expect(quiet.exitCode).toBe(2);
+    expect(JSON.parse(quiet.stderr).error).toMatchObject({ code: 'USAGE', exitCode: 2 });
+    expect(quiet.stdout).toBe('');
+    const columns = await home.run(['hub', 'list', '--columns', 'name', '-o', 'json']);
+    expect(columns.exitCode).toBe(0);
+    expect(columns.stderr).toContain('warning: --columns shapes tables');
+    expect(JSON.parse(columns.stdout).length).toBeGreaterThan(0);
+    const query = await home.run(['hub', 'list', '--columns', 'name', '--query', '[].name']);
+    expect(query.stderr).toContain('--columns is ignored');
+  });
+});
+
+describe('one error vocabulary for scripts', () => {
+  it('every JSON error has a code from the documented list, or the service\'s own, and the status when there was one', async () => {
+    const cases: [string[], Record<string, unknown>][] = [
+      [['hub', 'get', '000000000000000000000000'], { status: 404, exitCode: 1 }],
+      [['hub', 'list', '--nope'], { code: 'USAGE', reason: 'unknownOption', exitCode: 2 }],
+      [['item', 'list', '--hub', 'r3'], { code: 'USAGE', exitCode: 2 }],
+      [['edition', 'unschedule', demoEdition, '--hub', 'demo'], { code: 'EDITION_NOT_SCHEDULED', status: 409, exitCode: 1 }],
+      [['hub', 'get', 'no-such-hub-name'], { code: 'NOT_FOUND', exitCode: 1 }],
+    ];
+    const { ERROR_CODES } = await import('../../src/core/errors.js');
+    for (const [args, want] of cases) {
+      const res = await home.run([...args, '-o', 'json']);
+      const error = JSON.parse(res.stderr).error;
+      expect(error, args.join(' ')).toMatchObject(want);
+      expect(typeof error.code).toBe('string');
+      if (!('code' in want) && error.status === undefined) expect(Object.keys(ERROR_CODES)).toContain(error.code);
+    }
   });
 });
