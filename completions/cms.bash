@@ -6,8 +6,8 @@ declare -A _cms_subs=(
   ['cms repo']='features create delete find-by-feature get list locales localization-group share update'
   ['cms index']='types analytics archive clear create delete-object delete get key list query settings stats unarchive update'
   ['cms integration']='commerce marketing list'
-  ['cms sandbox']='client clock console reset serve status'
-  ['cms hub']='clone create delete get list settings share update'
+  ['cms sandbox']='client clock snapshot console exec reset serve status stop wait'
+  ['cms hub']='clean clone create delete get list settings share update'
   ['cms repo features']='add remove'
   ['cms schema']='apply archive create get list resolve unarchive update versions'
   ['cms type']='apply archive assign effective get list register schema sync unarchive unassign update'
@@ -29,9 +29,11 @@ declare -A _cms_subs=(
   ['cms profile']='list remove show use'
   ['cms sandbox client']='create list'
   ['cms sandbox clock']='advance freeze reset resume set show'
+  ['cms sandbox snapshot']='delete list restore save'
 )
 declare -A _cms_opts=(
-  ['cms']='--profile --hub -o --output --query --columns --no-headers -q --quiet --utc --no-color --no-input --debug --dry-run -h --help'
+  ['cms']='--profile -o --output --query --no-color --no-input --debug --dry-run -h --help'
+  ['cms hub clean']='-y --yes --dry-run --resume --progress'
   ['cms hub clone']='--from --to --step --schedule --webhooks --concurrency --dry-run --resume --progress'
   ['cms hub create']='--name --label --description --body-file --set --set-string'
   ['cms hub delete']='-y --yes'
@@ -64,7 +66,7 @@ declare -A _cms_opts=(
   ['cms type archive']='--hub'
   ['cms type assign']='--hub --repo'
   ['cms type effective']='--hub'
-  ['cms type get']='--hub'
+  ['cms type get']='--hub --effective'
   ['cms type list']='--hub --status --sort --limit --all'
   ['cms type register']='--hub --label --body-file --set --set-string'
   ['cms type schema']='--hub'
@@ -148,7 +150,7 @@ declare -A _cms_opts=(
   ['cms job wait']='--timeout --interval'
   ['cms webhook create']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
   ['cms webhook delete']='--hub -y --yes'
-  ['cms webhook get']='--hub --show-secret'
+  ['cms webhook get']='--hub'
   ['cms webhook list']='--hub --limit --all'
   ['cms webhook requests']='--hub --limit --all'
   ['cms webhook update']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
@@ -202,9 +204,12 @@ declare -A _cms_opts=(
   ['cms profile show']=''
   ['cms profile use']=''
   ['cms sandbox console']='--port --open'
+  ['cms sandbox exec']='--seed --faults --faults-seed --data-dir --token-ttl'
   ['cms sandbox reset']='-y --yes'
-  ['cms sandbox serve']='--host --allow-host --port --data-dir --token-ttl --faults --faults-seed'
+  ['cms sandbox serve']='--host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --detach --pid-file'
   ['cms sandbox status']=''
+  ['cms sandbox stop']='--data-dir'
+  ['cms sandbox wait']='--timeout --interval --data-dir'
   ['cms sandbox client create']='--id --secret --secret-stdin --label --permission --acl'
   ['cms sandbox client list']=''
   ['cms sandbox clock advance']=''
@@ -213,19 +218,23 @@ declare -A _cms_opts=(
   ['cms sandbox clock resume']=''
   ['cms sandbox clock set']=''
   ['cms sandbox clock show']=''
+  ['cms sandbox snapshot delete']=''
+  ['cms sandbox snapshot list']=''
+  ['cms sandbox snapshot restore']='-y --yes'
+  ['cms sandbox snapshot save']=''
   ['cms api']='-F --field -f --raw-field --input -H --header --paginate -i --include --repo'
   ['cms completion']=''
   ['cms demo']='--hub'
   ['cms login']='--client-id --client-secret --client-secret-stdin --api-url --auth-url --hub --sandbox --no-verify'
   ['cms runs']='--limit --all'
-  ['cms undo']='--concurrency --dry-run --progress -y --yes --resume'
+  ['cms undo']='--concurrency --dry-run --progress -y --yes'
   ['cms version']=''
 )
 declare -A _cms_vals=(
   ['cms --profile']='@profiles'
-  ['cms --hub']='@hubs'
   ['cms -o']='table wide json ndjson yaml'
   ['cms --output']='table wide json ndjson yaml'
+  ['cms hub clean --progress']='auto bar json none'
   ['cms hub clone --webhooks']='inactive active'
   ['cms hub clone --progress']='auto bar json none'
   ['cms repo create --hub']='@hubs'
@@ -306,11 +315,8 @@ declare -A _cms_vals=(
   ['cms event get --hub']='@hubs'
   ['cms event list --hub']='@hubs'
   ['cms event update --hub']='@hubs'
-  ['cms edition create --event']='@events'
   ['cms edition create --hub']='@hubs'
-  ['cms edition list --event']='@events'
   ['cms edition list --hub']='@hubs'
-  ['cms edition schedule --event']='@events'
   ['cms edition schedule --hub']='@hubs'
   ['cms slot create --hub']='@hubs'
   ['cms slot create --repo']='@repositories'
@@ -378,6 +384,7 @@ declare -A _cms_vals=(
   ['cms undo --progress']='auto bar json none'
 )
 declare -A _cms_args=(
+  ['cms hub clean']='@hubs'
   ['cms hub delete']='@hubs'
   ['cms hub get']='@hubs'
   ['cms hub settings']='@hubs'
@@ -403,7 +410,7 @@ declare -A _cms_args=(
   ['cms edition get']='@editions'
   ['cms edition preview']='@editions'
   ['cms edition resolve']='@editions'
-  ['cms edition schedule']='@draft-editions'
+  ['cms edition schedule']='@editions'
   ['cms edition slot-content']='@editions'
   ['cms edition slots']='@editions'
   ['cms edition unschedule']='@editions'
@@ -417,7 +424,8 @@ declare -A _cms_args=(
   ['cms completion']='bash zsh fish'
 )
 declare -A _cms_valopts=(
-  ['cms']=' --profile --hub -o --output --query --columns '
+  ['cms']=' --profile -o --output --query '
+  ['cms hub clean']=' --resume --progress '
   ['cms hub clone']=' --from --to --step --webhooks --concurrency --resume --progress '
   ['cms hub create']=' --name --label --description --body-file --set --set-string '
   ['cms hub list']=' --limit '
@@ -550,13 +558,16 @@ declare -A _cms_valopts=(
   ['cms extension list']=' --hub --limit '
   ['cms extension update']=' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   ['cms sandbox console']=' --port '
-  ['cms sandbox serve']=' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
+  ['cms sandbox exec']=' --seed --faults --faults-seed --data-dir --token-ttl '
+  ['cms sandbox serve']=' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
+  ['cms sandbox stop']=' --data-dir '
+  ['cms sandbox wait']=' --timeout --interval --data-dir '
   ['cms sandbox client create']=' --id --secret --label --permission --acl '
   ['cms api']=' -F --field -f --raw-field --input -H --header --repo '
   ['cms demo']=' --hub '
   ['cms login']=' --client-id --client-secret --api-url --auth-url --hub '
   ['cms runs']=' --limit '
-  ['cms undo']=' --concurrency --progress --resume '
+  ['cms undo']=' --concurrency --progress '
 )
 
 # A typed word without its quotes (never evaluated).
@@ -654,8 +665,6 @@ _cms_complete() {
   [[ $cur == --*=* ]] && opt=${cur%%=*} lead="${cur%%=*}="
   local values="${_cms_vals["$path $opt"]-${_cms_vals["cms $opt"]-}}"
   [[ -n $lead && -z $values ]] && return
-  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
-  [[ -z $values && -z $lead && "${_cms_valopts[$path]-} ${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "${_cms_subs[$path]-}" ]]; then values="${_cms_args[$path]-}"; fi
   local -a words
   if [[ $values == @* ]]; then

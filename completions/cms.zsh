@@ -61,11 +61,16 @@ marketing:Marketing platform integrations
 list:List every integration of a hub (commerce and marketing)'
   'cms sandbox' 'client:API clients of the sandbox (for permission testing)
 clock:The sandbox clock that drives scheduling
+snapshot:Whole-sandbox snapshots\: save, restore, list, delete
 console:Print the URL of the sandbox console (and open it in the browser)
+exec:Run a command with a sandbox served for it, then stop the sandbox
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
-status:Show the state of the sandbox the profile points at'
-  'cms hub' 'clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
+status:Show the state of the sandbox the profile points at
+stop:Stop the sandbox `cms sandbox serve --detach` started
+wait:Wait until the served sandbox answers (exit 8 on timeout)'
+  'cms hub' 'clean:Empty a hub as the vendor'\''s cleanup does\: archive its items, delete its folders, archive its types and schemas
+clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
 create:Create a hub
 delete:Delete a hub and everything in it
 get:Show a hub
@@ -87,8 +92,8 @@ versions:List the versions of a content type schema, newest first'
   'cms type' 'apply:Apply a directory of content type files to a hub\: register, update (with a diff) or leave each type
 archive:Archive a content type\: no new items of it, no settings changes
 assign:Assign a content type to a repository\: items of the type may then be created there
-effective:Print a content type with its cached schema standing alone (references to other schemas inlined)
-get:Show a content type
+effective:Print the effective schema of a content type\: references inlined, allOf merged (same as type get --effective)
+get:Show a content type (--effective\: its effective schema)
 list:List the content types of a hub
 register:Register a content type schema as a content type
 schema:Print a content type'\''s cached schema\: the version its items are validated against
@@ -172,7 +177,7 @@ list:List publishing jobs\: a snapshot'\''s, or the hub'\''s
 wait:Wait until a publishing job finishes, showing its progress'
   'cms webhook' 'create:Create a webhook
 delete:Delete a webhook and its delivery log
-get:Show a webhook (its signing secret only with --show-secret; secret header values never)
+get:Show a webhook (secret header values are never shown)
 list:List the webhooks of a hub
 requests:List the delivery attempts of a webhook, newest first
 update:Change a webhook (only the fields given)'
@@ -218,24 +223,27 @@ reset:Put the sandbox clock back on real time (no offset, not frozen)
 resume:Let a frozen sandbox clock run again from where it stopped
 set:Set the sandbox clock to an instant (it keeps running from there unless frozen)
 show:Show the sandbox clock'
+  'cms sandbox snapshot' 'delete:Delete a named snapshot of the sandbox
+list:List the named snapshots of the sandbox
+restore:Replace everything in the sandbox with a snapshot (a name, or a file)
+save:Save everything in the sandbox as a snapshot (a name, or a file)'
 )
 _cms_opts=(
   'cms' '--profile:use a saved profile
---hub:hub to work in
 -o:output format
 --output:output format
 --query:JMESPath expression
---columns:table columns to show
---no-headers:tables without their header row
--q:print only ids
---quiet:print only ids
---utc:show and read dates in UTC
 --no-color:disable colour
 --no-input:never prompt
 --debug:trace requests on stderr
 --dry-run:print the request, send nothing
 -h:show help
 --help:show help'
+  'cms hub clean' '-y:do not ask for confirmation
+--yes:do not ask for confirmation
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms hub clone' '--from:source\: profile (or sandbox) and hub name or id; only read
 --to:target\: profile (or sandbox) and hub name or id (created when missing; default name\: the source hub name)
 --step:run only this step (repeatable or comma list)\: settings, workflow-states, extensions, schemas, types, repositories, folders, items, events, webhooks, search-indexes
@@ -343,7 +351,8 @@ _cms_opts=(
   'cms type assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:the repository (id or name)'
   'cms type effective' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
-  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--effective:print the effective schema (references inlined, allOf merged)'
   'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
@@ -656,8 +665,7 @@ _cms_opts=(
   'cms webhook delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---show-secret:show the signing secret'
+  'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms webhook list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
@@ -829,6 +837,11 @@ _cms_opts=(
   'cms profile use' ''
   'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
 --open:open the console in the system browser'
+  'cms sandbox exec' '--seed:start from this snapshot file
+--faults:inject faults (as cms sandbox serve --faults)
+--faults-seed:seed for the fault dice
+--data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
+--token-ttl:access token lifetime'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
@@ -837,8 +850,16 @@ _cms_opts=(
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime
 --faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)
---faults-seed:seed for the fault dice (same seed, same faults)'
+--faults-seed:seed for the fault dice (same seed, same faults)
+--seed:start from this snapshot file (replaces what the data directory holds)
+--export-on-exit:save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)
+--detach:serve in the background\: print the -o json line once it answers, write sandbox.pid in the data directory
+--pid-file:write the served JSON with its pid here while serving (what --detach uses)'
   'cms sandbox status' ''
+  'cms sandbox stop' '--data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
+  'cms sandbox wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:time between tries
+--data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
   'cms sandbox client create' '--id:client id
 --secret:client secret (prefer --secret-stdin\: flags show in process lists)
 --secret-stdin:read the client secret from standard input
@@ -852,6 +873,11 @@ _cms_opts=(
   'cms sandbox clock resume' ''
   'cms sandbox clock set' ''
   'cms sandbox clock show' ''
+  'cms sandbox snapshot delete' ''
+  'cms sandbox snapshot list' ''
+  'cms sandbox snapshot restore' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms sandbox snapshot save' ''
   'cms api' '-F:typed field (JSON values parsed), repeatable
 --field:typed field (JSON values parsed), repeatable
 -f:string field, repeatable
@@ -879,15 +905,14 @@ _cms_opts=(
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
 -y:do not ask for confirmation
---yes:do not ask for confirmation
---resume:continue an interrupted undo (the id its interruption printed, see cms runs)'
+--yes:do not ask for confirmation'
   'cms version' ''
 )
 _cms_vals=(
   'cms --profile' '@profiles'
-  'cms --hub' '@hubs'
   'cms -o' 'table wide json ndjson yaml'
   'cms --output' 'table wide json ndjson yaml'
+  'cms hub clean --progress' 'auto bar json none'
   'cms hub clone --webhooks' 'inactive active'
   'cms hub clone --progress' 'auto bar json none'
   'cms repo create --hub' '@hubs'
@@ -968,11 +993,8 @@ _cms_vals=(
   'cms event get --hub' '@hubs'
   'cms event list --hub' '@hubs'
   'cms event update --hub' '@hubs'
-  'cms edition create --event' '@events'
   'cms edition create --hub' '@hubs'
-  'cms edition list --event' '@events'
   'cms edition list --hub' '@hubs'
-  'cms edition schedule --event' '@events'
   'cms edition schedule --hub' '@hubs'
   'cms slot create --hub' '@hubs'
   'cms slot create --repo' '@repositories'
@@ -1040,6 +1062,7 @@ _cms_vals=(
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(
+  'cms hub clean' '@hubs'
   'cms hub delete' '@hubs'
   'cms hub get' '@hubs'
   'cms hub settings' '@hubs'
@@ -1065,7 +1088,7 @@ _cms_args=(
   'cms edition get' '@editions'
   'cms edition preview' '@editions'
   'cms edition resolve' '@editions'
-  'cms edition schedule' '@draft-editions'
+  'cms edition schedule' '@editions'
   'cms edition slot-content' '@editions'
   'cms edition slots' '@editions'
   'cms edition unschedule' '@editions'
@@ -1079,7 +1102,8 @@ _cms_args=(
   'cms completion' 'bash zsh fish'
 )
 _cms_valopts=(
-  'cms' ' --profile --hub -o --output --query --columns '
+  'cms' ' --profile -o --output --query '
+  'cms hub clean' ' --resume --progress '
   'cms hub clone' ' --from --to --step --webhooks --concurrency --resume --progress '
   'cms hub create' ' --name --label --description --body-file --set --set-string '
   'cms hub list' ' --limit '
@@ -1212,13 +1236,16 @@ _cms_valopts=(
   'cms extension list' ' --hub --limit '
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   'cms sandbox console' ' --port '
-  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
+  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl '
+  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
+  'cms sandbox stop' ' --data-dir '
+  'cms sandbox wait' ' --timeout --interval --data-dir '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
   'cms runs' ' --limit '
-  'cms undo' ' --concurrency --progress --resume '
+  'cms undo' ' --concurrency --progress '
 )
 
 _cms() {
@@ -1243,8 +1270,6 @@ _cms() {
   done
   local prev=${(Q)words[CURRENT-1]} cur=${(Q)words[CURRENT]}
   local values=${_cms_vals[$cmdpath $prev]:-${_cms_vals[cms $prev]}}
-  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
-  [[ -z $values && "${_cms_valopts[$cmdpath]} ${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z ${_cms_subs[$cmdpath]} ]]; then values=${_cms_args[$cmdpath]}; fi
   if [[ $values == @* ]]; then
     local -a args lines found shown

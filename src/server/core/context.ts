@@ -9,6 +9,7 @@ import type { FaultInjector } from './faults.js';
 import type { Caches } from './caches.js';
 import type { ServiceRequest } from './exchange.js';
 import { validateNow } from './body-schemas.js';
+import type { SnapshotInfo } from './snapshot-file.js';
 
 /**
  * What handlers and scheduled tasks need of the service. The service (service.ts) implements it;
@@ -26,6 +27,10 @@ export interface ServiceHost {
   readonly caches: Caches;
   /** Records that this process changed the data: cached state is re-read on the next request. */
   markChanged(): void;
+  /** Where named snapshots live; saving and restoring one (core/snapshot-file.ts). */
+  readonly snapshotDir: string;
+  saveSnapshot(file: string): SnapshotInfo;
+  restoreSnapshot(file: string): SnapshotInfo;
   /** The route of an operation (`<family>.<handler>`): what `ctx.can` and acting contexts need. */
   routeByOp(op: string): RouteDef | undefined;
   /** Sets ctx.principal from the bearer token (401 when missing or invalid). */

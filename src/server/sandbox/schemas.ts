@@ -48,3 +48,6 @@ export const faults = body(
     .object({ rules: z.array(rule).max(50).optional(), spec: z.string().max(2000).optional(), seed: z.number().int().optional() })
     .refine((b) => (b.rules === undefined) !== (b.spec === undefined), 'give rules or spec'),
 );
+
+/** POST /__sandbox/snapshots: the name to save under (files stay with the CLI: routes-snapshots.ts). */
+export const snapshot = body('Snapshot', z.object({ name: nonEmpty(100) }));
