@@ -94,7 +94,7 @@ export function moveDamagedAside(file: string): string {
   return target;
 }
 
-function configure(db: Db, migrations: readonly Migration[] | undefined, readonly: boolean, journal: NonNullable<OpenOptions['journal']>): void {
+function configure(db: Db, migrations: readonly Migration[] | null | undefined, readonly: boolean, journal: NonNullable<OpenOptions['journal']>): void {
   db.pragma('busy_timeout = 10000');
   if (readonly) return;
   db.pragma(`journal_mode = ${journal}`);
