@@ -32,7 +32,7 @@ declare -A _cms_subs=(
   ['cms sandbox snapshot']='delete list restore save'
 )
 declare -A _cms_opts=(
-  ['cms']='--profile -o --output --query --no-color --no-input --debug --dry-run -h --help'
+  ['cms']='--profile --hub -o --output --query --columns --no-headers -q --quiet --utc --no-color --no-input --debug --dry-run -h --help'
   ['cms hub clean']='-y --yes --dry-run --resume --progress'
   ['cms hub clone']='--from --to --step --schedule --webhooks --concurrency --dry-run --resume --progress'
   ['cms hub create']='--name --label --description --body-file --set --set-string'
@@ -150,7 +150,7 @@ declare -A _cms_opts=(
   ['cms job wait']='--timeout --interval'
   ['cms webhook create']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
   ['cms webhook delete']='--hub -y --yes'
-  ['cms webhook get']='--hub'
+  ['cms webhook get']='--hub --show-secret'
   ['cms webhook list']='--hub --limit --all'
   ['cms webhook requests']='--hub --limit --all -w --watch --interval --timeout'
   ['cms webhook update']='--hub --label --event --handler --secret --secret-stdin --header --secret-header --method --active --no-active --body-file --set'
@@ -228,11 +228,12 @@ declare -A _cms_opts=(
   ['cms demo']='--hub'
   ['cms login']='--client-id --client-secret --client-secret-stdin --api-url --auth-url --hub --sandbox --no-verify'
   ['cms runs']='--hub --limit --all --older-than --include-interrupted -y --yes'
-  ['cms undo']='--concurrency --dry-run --progress -y --yes'
+  ['cms undo']='--concurrency --dry-run --progress -y --yes --resume'
   ['cms version']=''
 )
 declare -A _cms_vals=(
   ['cms --profile']='@profiles'
+  ['cms --hub']='@hubs'
   ['cms -o']='table wide json ndjson yaml'
   ['cms --output']='table wide json ndjson yaml'
   ['cms hub clean --progress']='auto bar json none'
@@ -319,8 +320,11 @@ declare -A _cms_vals=(
   ['cms event get --hub']='@hubs'
   ['cms event list --hub']='@hubs'
   ['cms event update --hub']='@hubs'
+  ['cms edition create --event']='@events'
   ['cms edition create --hub']='@hubs'
+  ['cms edition list --event']='@events'
   ['cms edition list --hub']='@hubs'
+  ['cms edition schedule --event']='@events'
   ['cms edition schedule --hub']='@hubs'
   ['cms slot create --hub']='@hubs'
   ['cms slot create --repo']='@repositories'
@@ -415,7 +419,7 @@ declare -A _cms_args=(
   ['cms edition get']='@editions'
   ['cms edition preview']='@editions'
   ['cms edition resolve']='@editions'
-  ['cms edition schedule']='@editions'
+  ['cms edition schedule']='@draft-editions'
   ['cms edition slot-content']='@editions'
   ['cms edition slots']='@editions'
   ['cms edition unschedule']='@editions'
@@ -429,7 +433,7 @@ declare -A _cms_args=(
   ['cms completion']='bash zsh fish powershell'
 )
 declare -A _cms_valopts=(
-  ['cms']=' --profile -o --output --query '
+  ['cms']=' --profile --hub -o --output --query --columns '
   ['cms hub clean']=' --resume --progress '
   ['cms hub clone']=' --from --to --step --webhooks --concurrency --resume --progress '
   ['cms hub create']=' --name --label --description --body-file --set --set-string '
@@ -577,7 +581,7 @@ declare -A _cms_valopts=(
   ['cms demo']=' --hub '
   ['cms login']=' --client-id --client-secret --api-url --auth-url --hub '
   ['cms runs']=' --hub --limit --older-than '
-  ['cms undo']=' --concurrency --progress '
+  ['cms undo']=' --concurrency --progress --resume '
 )
 
 # A typed word without its quotes (never evaluated).
@@ -675,6 +679,8 @@ _cms_complete() {
   [[ $cur == --*=* ]] && opt=${cur%%=*} lead="${cur%%=*}="
   local values="${_cms_vals["$path $opt"]-${_cms_vals["cms $opt"]-}}"
   [[ -n $lead && -z $values ]] && return
+  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
+  [[ -z $values && -z $lead && "${_cms_valopts[$path]-} ${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "${_cms_subs[$path]-}" ]]; then values="${_cms_args[$path]-}"; fi
   local -a words
   if [[ $values == @* ]]; then

@@ -178,7 +178,7 @@ list:List publishing jobs\: a snapshot'\''s, or the hub'\''s
 wait:Wait until a publishing job finishes, showing its progress'
   'cms webhook' 'create:Create a webhook
 delete:Delete a webhook and its delivery log
-get:Show a webhook (secret header values are never shown)
+get:Show a webhook (its signing secret only with --show-secret; secret header values never)
 list:List the webhooks of a hub
 requests:List the delivery attempts of a webhook, newest first
 update:Change a webhook (only the fields given)'
@@ -231,9 +231,15 @@ save:Save everything in the sandbox as a snapshot (a name, or a file)'
 )
 _cms_opts=(
   'cms' '--profile:use a saved profile
+--hub:hub to work in
 -o:output format
 --output:output format
 --query:JMESPath expression
+--columns:table columns to show
+--no-headers:tables without their header row
+-q:print only ids
+--quiet:print only ids
+--utc:show and read dates in UTC
 --no-color:disable colour
 --no-input:never prompt
 --debug:trace requests on stderr
@@ -693,7 +699,8 @@ _cms_opts=(
   'cms webhook delete' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms webhook get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--show-secret:show the signing secret'
   'cms webhook list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
@@ -945,11 +952,13 @@ _cms_opts=(
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
 -y:do not ask for confirmation
---yes:do not ask for confirmation'
+--yes:do not ask for confirmation
+--resume:continue an interrupted undo (the id its interruption printed, see cms runs)'
   'cms version' ''
 )
 _cms_vals=(
   'cms --profile' '@profiles'
+  'cms --hub' '@hubs'
   'cms -o' 'table wide json ndjson yaml'
   'cms --output' 'table wide json ndjson yaml'
   'cms hub clean --progress' 'auto bar json none'
@@ -1036,8 +1045,11 @@ _cms_vals=(
   'cms event get --hub' '@hubs'
   'cms event list --hub' '@hubs'
   'cms event update --hub' '@hubs'
+  'cms edition create --event' '@events'
   'cms edition create --hub' '@hubs'
+  'cms edition list --event' '@events'
   'cms edition list --hub' '@hubs'
+  'cms edition schedule --event' '@events'
   'cms edition schedule --hub' '@hubs'
   'cms slot create --hub' '@hubs'
   'cms slot create --repo' '@repositories'
@@ -1132,7 +1144,7 @@ _cms_args=(
   'cms edition get' '@editions'
   'cms edition preview' '@editions'
   'cms edition resolve' '@editions'
-  'cms edition schedule' '@editions'
+  'cms edition schedule' '@draft-editions'
   'cms edition slot-content' '@editions'
   'cms edition slots' '@editions'
   'cms edition unschedule' '@editions'
@@ -1146,7 +1158,7 @@ _cms_args=(
   'cms completion' 'bash zsh fish powershell'
 )
 _cms_valopts=(
-  'cms' ' --profile -o --output --query '
+  'cms' ' --profile --hub -o --output --query --columns '
   'cms hub clean' ' --resume --progress '
   'cms hub clone' ' --from --to --step --webhooks --concurrency --resume --progress '
   'cms hub create' ' --name --label --description --body-file --set --set-string '
@@ -1294,7 +1306,7 @@ _cms_valopts=(
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
   'cms runs' ' --hub --limit --older-than '
-  'cms undo' ' --concurrency --progress '
+  'cms undo' ' --concurrency --progress --resume '
 )
 
 _cms() {
@@ -1319,6 +1331,8 @@ _cms() {
   done
   local prev=${(Q)words[CURRENT-1]} cur=${(Q)words[CURRENT]}
   local values=${_cms_vals[$cmdpath $prev]:-${_cms_vals[cms $prev]}}
+  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
+  [[ -z $values && "${_cms_valopts[$cmdpath]} ${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z ${_cms_subs[$cmdpath]} ]]; then values=${_cms_args[$cmdpath]}; fi
   if [[ $values == @* ]]; then
     local -a args lines found shown

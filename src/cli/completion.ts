@@ -23,8 +23,13 @@ interface Tree {
 
 const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--profile <name>', description: 'use a saved profile', complete: 'profiles' },
+  { flags: '--hub <id|name>', description: 'hub to work in', complete: 'hubs' },
   { flags: '-o, --output <format>', description: 'output format', choices: FORMATS },
   { flags: '--query <jmespath>', description: 'JMESPath expression' },
+  { flags: '--columns <names>', description: 'table columns to show' },
+  { flags: '--no-headers', description: 'tables without their header row' },
+  { flags: '-q, --quiet', description: 'print only ids' },
+  { flags: '--utc', description: 'show and read dates in UTC' },
   { flags: '--no-color', description: 'disable colour' },
   { flags: '--no-input', description: 'never prompt' },
   { flags: '--debug', description: 'trace requests on stderr' },
@@ -63,7 +68,7 @@ function buildTree(manifest: Manifest): Tree {
     addChild(c.path.slice(0, -1).join(' '), c.path[c.path.length - 1]!, c.summary);
     addOptions(path, c.options ?? []);
     const first = c.args?.[0];
-    const kind = first ? ARG_KINDS[first.name] : undefined;
+    const kind = first ? (first.complete ?? ARG_KINDS[first.name]) : undefined;
     if (first?.choices) tree.args.set(path, first.choices.join(' '));
     else if (kind) tree.args.set(path, `@${kind}`);
   }
@@ -215,6 +220,8 @@ _cms_complete() {
   [[ $cur == --*=* ]] && opt=\${cur%%=*} lead="\${cur%%=*}="
   local values="\${_cms_vals["$path $opt"]-\${_cms_vals["cms $opt"]-}}"
   [[ -n $lead && -z $values ]] && return
+  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
+  [[ -z $values && -z $lead && "\${_cms_valopts[$path]-} \${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z "\${_cms_subs[$path]-}" ]]; then values="\${_cms_args[$path]-}"; fi
   local -a words
   if [[ $values == @* ]]; then
@@ -285,6 +292,8 @@ _cms() {
   done
   local prev=\${(Q)words[CURRENT-1]} cur=\${(Q)words[CURRENT]}
   local values=\${_cms_vals[$cmdpath $prev]:-\${_cms_vals[cms $prev]}}
+  # The value of an option with no candidates (a date, a name to invent): nothing to offer.
+  [[ -z $values && "\${_cms_valopts[$cmdpath]} \${_cms_valopts[cms]}" == *" $prev "* ]] && return
   if [[ -z $values && $cur != -* && $positional -eq 0 && -z \${_cms_subs[$cmdpath]} ]]; then values=\${_cms_args[$cmdpath]}; fi
   if [[ $values == @* ]]; then
     local -a args lines found shown

@@ -4,10 +4,11 @@ import { visible } from '../output/visible.js';
 
 /**
  * Asks before a destructive change unless --yes. Without a terminal (CI, pipes, --no-input)
- * it never prompts: missing --yes is a usage error.
+ * it never prompts: missing --yes is a usage error. A dry run (the root --dry-run) never asks.
  */
 export async function confirm(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
-  if (yes) return;
+  // A dry run changes nothing, so there is nothing to confirm (--dry-run with --yes or not).
+  if (yes || ctx.globals.dryRun) return;
   if (!ctx.io.canPrompt) throw new UsageError(`${question} Pass --yes to confirm.`, `Not asked: ${ctx.io.noPromptReason}.`);
   const { confirm: ask } = await import('@inquirer/prompts');
   // The prompt draws on the stream itself: names in the question are escaped first.

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { resolveConnection, type Connection } from '../config/resolve.js';
+import { resolveConnection, urlFrom, type Connection } from '../config/resolve.js';
 import { ApiClient, type RetryInfo } from '../core/client.js';
 import { ANNOUNCE_WAIT_MS, DEFAULT_RETRY } from '../core/retry.js';
 import { TokenProvider } from '../core/auth.js';
@@ -76,6 +76,11 @@ export class Context {
     return this.clientPromise;
   }
 
+  /** Forgets a client that failed to open (sandbox reset opens again after moving a damaged database aside). */
+  forgetClient(): void {
+    this.clientPromise = null;
+  }
+
   /** A client for another profile (cross-profile copy and clone). */
   async clientFor(profile: string): Promise<{ client: ApiClient; connection: Connection }> {
     const connection = resolveConnection({ profile }, this.env);
@@ -89,14 +94,31 @@ export class Context {
     const deadlineMs = requestDeadline(this.env);
     // Embedded tokens cost microseconds in-process; only remote tokens are worth a cache file.
     const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal, deadlineMs);
-    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, deadlineMs, onRetry: (info) => this.announceWait(info) });
+    const onRetry = (info: RetryInfo): void => {
+      this.saidRetrying(info);
+      this.announceWait(info);
+    };
+    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, deadlineMs, onRetry);
+    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, deadlineMs, onRetry, apiUrlFrom: urlFrom(conn, 'apiUrl') });
     client.dryRun = Boolean(this.globals.dryRun);
     this.opened.push(client);
     return client;
   }
 
   private readonly opened: ApiClient[] = [];
+  private retryingSaid = false;
+  /** Whether the first network failure is said on stderr (shell completion stays silent). */
+  sayRetrying = true;
+
+  /**
+   * The first network failure is said at once ("retrying…"), not after the retries run out
+   * (5-7 s of silence). Once per command: a bulk run's later retries show in its progress.
+   */
+  private readonly saidRetrying = (info: RetryInfo): void => {
+    if (info.status !== 'network' || this.retryingSaid || !this.sayRetrying) return;
+    this.retryingSaid = true;
+    this.io.err(`Cannot reach ${originOf(info.url)}: ${info.problem ?? 'network error'}; retrying…\n`);
+  };
 
   /** A long wait before a retry is said before it starts: a silent minute looks like a hang. */
   private announceWait(info: RetryInfo): void {
@@ -139,5 +161,13 @@ export class Context {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.opened.map((c) => c.close()));
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }

@@ -22,14 +22,18 @@ export async function serviceNow(client: ApiClient): Promise<number> {
  */
 export async function resolveDate(client: ApiClient, value: string, flag: string): Promise<string> {
   const needsNow = /^(now|today|tomorrow)\b|^[+-]/i.test(value.trim());
-  const at = parseDateInput(value, needsNow ? await serviceNow(client) : Date.now());
-  if (at === null) {
-    throw new UsageError(
-      `${flag} '${value}' is not a date`,
-      'Use now, today 09:00, tomorrow 09:00, a duration from now (+2h, +1d), or a date-time (2026-12-24T09:00, local time; 2026-12-24T09:00:00Z, UTC).',
-    );
-  }
-  return new Date(at).toISOString();
+  checkDate(value, flag);
+  return new Date(parseDateInput(value, needsNow ? await serviceNow(client) : Date.now())!).toISOString();
+}
+
+/** A usage error unless `value` is a date flag's value: for checks before any request is sent. */
+export function checkDate(value: string, flag: string): void {
+  impossibleDay(value, flag);
+  if (parseDateInput(value, Date.now()) !== null) return;
+  throw new UsageError(
+    `${flag} '${value}' is not a date`,
+    'Use now, today 09:00, tomorrow 09:00, a duration from now (+2h, +1d), or a date-time (2026-12-24T09:00, local time; 2026-12-24T09:00:00Z, UTC).',
+  );
 }
 
 /** The instant a date flag names, relative to `now` (ms), or null when it is not a date. */
@@ -47,7 +51,7 @@ export function parseDateInput(value: string, now: number): number | null {
   const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(text);
   if (!iso) return null;
   const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = '0', zone] = iso;
-  if (!validClock(h, mi, sec) || Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) return null;
+  if (!validClock(h, mi, sec) || !dayExists(Number(y), Number(mo), Number(d))) return null;
   const ms = Number(frac.padEnd(3, '0'));
   if (zone) {
     const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), ms);
@@ -57,6 +61,35 @@ export function parseDateInput(value: string, now: number): number | null {
     return utc - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
   }
   return new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), ms).getTime();
+}
+
+/** Whether the calendar has this day (2026-02-30, 2026-04-31 are not days: Date would roll them into the next month). */
+export function dayExists(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * A usage error naming a date that looks like one but is not in the calendar (2026-02-30):
+ * said as such, rather than the general "not a date" (or, as before, a date moved into March).
+ */
+export function impossibleDay(value: string, flag: string): void {
+  const m = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!m || dayExists(Number(m[1]), Number(m[2]), Number(m[3]))) return;
+  const [, y, mo, d] = m;
+  const last = Number(mo) >= 1 && Number(mo) <= 12 ? new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate() : undefined;
+  throw new UsageError(
+    `${flag} '${value}': the date ${y}-${mo}-${d} does not exist`,
+    last ? `${y}-${mo} has ${last} days; the last is ${y}-${mo}-${last}.` : 'A month is 01 to 12.',
+  );
+}
+
+/** A calendar day flag (YYYY-MM-DD) that the service reads as it is (analytics ranges): checked, not parsed. */
+export function checkDay(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) throw new UsageError(`${flag} '${value}' is not a date`, 'Use YYYY-MM-DD, e.g. 2031-05-01.');
+  impossibleDay(value, flag);
+  return value.trim();
 }
 
 function relative(text: string, now: number): number | null {

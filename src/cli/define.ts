@@ -10,6 +10,8 @@ export interface ArgSpec {
   required?: boolean;
   variadic?: boolean;
   choices?: readonly string[];
+  /** What shell completion offers (default: by the argument's name, e.g. hub -> hubs). */
+  complete?: string;
 }
 
 export interface OptionSpec {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType, CommanderError } from 'commander';
 import type { CommandSpec, Manifest } from './define.js';
-import { ApiError, CliError, CommandExit, ExitCode } from '../core/errors.js';
+import { CliError, CommandExit, ExitCode, UsageError, errorFacts } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
 import { visible } from '../output/visible.js';
@@ -9,7 +9,7 @@ import type { Output } from '../output/result.js';
 
 class Interrupted extends CliError {
   constructor() {
-    super('Interrupted', ExitCode.INTERRUPTED);
+    super('Interrupted', ExitCode.INTERRUPTED, undefined, 'INTERRUPTED');
   }
 }
 
@@ -34,12 +34,14 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(manifest, async (spec, args, opts, globals) => {
     const g = globals as unknown as GlobalOptions;
     debug = g.debug;
+    const conflict = flagConflicts(g);
     // Loaded side by side: each import waits on file reads, which overlap.
     const [{ Context }, { render }, verb] = await Promise.all([import('./context.js'), import('../output/render.js'), importVerb(spec.module)]);
     ctx = new Context(g);
     const renderOptions = { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) };
     // Verbs that print more than once (watch mode) print as the final output would.
     ctx.renderOptions = renderOptions;
+    if (conflict) ctx.io.warn(conflict);
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;
@@ -75,6 +77,17 @@ export async function main(argv: string[]): Promise<number> {
  */
 async function importVerb(module: string): Promise<CommandSpec> {
   return (await import(new URL(`../${module}`, import.meta.url).href)).default;
+}
+
+/**
+ * Root flags that contradict each other are refused or said, never silently resolved: -q (ids
+ * only) with a data format is refused; --columns where no table is printed is a warning.
+ */
+function flagConflicts(g: GlobalOptions): string | undefined {
+  const data = g.output === 'json' || g.output === 'ndjson' || g.output === 'yaml';
+  if (g.quiet && data) throw new UsageError(`-q and -o ${g.output} do not go together`, `-q prints only ids, one per line; -o ${g.output} prints the whole resources. Choose one (ids as JSON: --query "[].id" -o json).`);
+  if (g.columns && (data || g.query)) return `--columns shapes tables; ${g.query ? '--query' : `-o ${g.output}`} prints ${g.query ? 'what the expression selects' : 'every field'}, so --columns is ignored${g.query ? '' : ' (pick fields with --query)'}.`;
+  return undefined;
 }
 
 /** What --dry-run prints instead of sending: the request, as text or (-o json|yaml) as data. */
@@ -123,7 +136,8 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
     // Commander has already printed its message (with a suggestion for unknown names).
     if (commanderCode === 'commander.helpDisplayed' || commanderCode === 'commander.version') return ExitCode.OK;
-    if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: commanderCode.replace('commander.', 'usage.'), exitCode: ExitCode.USAGE });
+    // One code for every usage error; which one commander found is in `reason`.
+    if (asJson) printJsonError(io, { message: (err as Error).message.replace(/^error: /, ''), code: 'USAGE', reason: commanderCode.replace('commander.', ''), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
   // Ctrl-C at a prompt (@inquirer's ExitPromptError, or AbortPromptError when the run's signal
@@ -133,8 +147,7 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   if (err instanceof CliError || (err as Error)?.name === 'AbortError') {
     const e = err instanceof CliError ? err : new Interrupted();
     if (asJson) {
-      const api = e instanceof ApiError ? e : undefined;
-      printJsonError(io, { message: e.message, code: api?.code ?? e.constructor.name, status: api?.status, exitCode: e.exitCode, hint: e.hint });
+      printJsonError(io, { message: e.message, ...errorFacts(e), exitCode: e.exitCode, hint: e.hint });
       return e.exitCode;
     }
     io.err(`error: ${visible(e.message)}\n`);
@@ -158,7 +171,10 @@ function isPromptInterrupt(err: unknown): boolean {
 
 interface JsonError {
   message: string;
+  /** One of ERROR_CODES (src/core/errors.ts), or the service's own code. */
   code: string;
+  /** For usage errors: what commander found (unknownOption, missingArgument, ...). */
+  reason?: string;
   status?: number;
   exitCode: number;
   hint?: string;

@@ -3,7 +3,7 @@ import type { Context } from '../cli/context.js';
 import { readProfiles } from '../config/profiles.js';
 import { text } from '../output/result.js';
 
-const KINDS = ['hubs', 'repositories', 'events', 'editions', 'profiles'] as const;
+const KINDS = ['hubs', 'repositories', 'events', 'editions', 'draft-editions', 'profiles'] as const;
 const LIMIT = 200;
 /** A shell waits on completion: give up quickly (CMS_COMPLETE_TIMEOUT_MS overrides, for slow machines). */
 const deadlineMs = () => Number(process.env.CMS_COMPLETE_TIMEOUT_MS) || 2000;
@@ -29,6 +29,7 @@ export default defineCommand<{ hub?: string }>({
   async run(ctx, args, opts) {
     // Completion must never print an error or hang the shell: anything wrong prints nothing.
     const timer = setTimeout(() => ctx.abort.abort(), deadlineMs());
+    ctx.sayRetrying = false;
     try {
       return text((await candidates(ctx, args.kind, opts.hub)).map((c) => `${c.word}\t${c.description}`).join('\n'));
     } catch {
@@ -85,10 +86,11 @@ async function candidates(ctx: Context, kind: string, hub?: string): Promise<Can
     for (const e of events) count.set(e.name, (count.get(e.name) ?? 0) + 1);
     return offered(events.map((e) => (count.get(e.name)! > 1 ? byId(e.id, String(e.name)) : byName(e.name, e.id))));
   }
-  if (kind === 'editions') {
-    // Editions are named by id only; the name is the description.
+  if (kind === 'editions' || kind === 'draft-editions') {
+    // Editions are named by id only; the name is the description. Scheduling takes DRAFT ones only.
     const editions = await take(`/hubs/${hubId}/editions?rangeStart=1970-01-01T00:00:00Z&rangeEnd=9999-12-31T00:00:00Z`, 'editions');
-    return offered(editions.map((e) => byId(e.id, String(e.name ?? ''))));
+    const wanted = kind === 'editions' ? editions : editions.filter((e) => e.publishingStatus === 'DRAFT' && e.status !== 'ARCHIVED');
+    return offered(wanted.map((e) => byId(e.id, String(e.name ?? ''))));
   }
   return [];
 }

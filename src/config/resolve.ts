@@ -64,6 +64,9 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
 
   const apiUrl = pick('CMS_API_URL', profile.apiUrl);
   const embedded = !apiUrl || apiUrl === SANDBOX;
+  if (!embedded) checkUrl(apiUrl, useEnv && env.CMS_API_URL ? 'CMS_API_URL' : `The API URL of profile '${name}'`);
+  const authGiven = pick('CMS_AUTH_URL', profile.authUrl);
+  if (authGiven) checkUrl(authGiven, useEnv && env.CMS_AUTH_URL ? 'CMS_AUTH_URL' : `The auth URL of profile '${name}'`);
   const base = embedded ? EMBEDDED_ORIGIN : apiUrl.replace(/\/+$/, '');
   const clientId = pick('CMS_CLIENT_ID', profile.clientId) ?? (embedded ? SANDBOX_ADMIN.clientId : undefined);
   const clientSecret = pick('CMS_CLIENT_SECRET', profile.clientSecret) ?? (embedded && clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
@@ -84,6 +87,31 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
     hub: flags.hub ? 'flag' : useEnv && env.CMS_HUB ? 'env' : profile.hub ? 'profile' : 'default',
   };
   return { profile: name, source, embedded, apiUrl: base, authUrl, clientId, clientSecret, hub, dataDir: dataDir(env), sources };
+}
+
+/** A service URL must be http(s) with a host: refused before any connection (exit 2), naming where it came from. */
+function checkUrl(value: string, what: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    /* said below */
+  }
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname) return;
+  const why = !url ? 'is not a URL' : url.protocol !== 'https:' && url.protocol !== 'http:' ? `is not an http(s) URL (${url.protocol.slice(0, 20)})` : 'has no host';
+  throw new UsageError(`${what} '${value}' ${why}`, "Use the service's URL, e.g. https://api.amplience.net, or http://127.0.0.1:<port> for a served sandbox.");
+}
+
+/**
+ * Where the connection's URL came from, as a hint says it: the variable to change, or the
+ * profile to log in again. `embedded` connections have no URL to change.
+ */
+export function urlFrom(conn: Connection, setting: 'apiUrl' | 'authUrl'): string {
+  const source = conn.sources?.[setting];
+  if (setting === 'authUrl' && source === 'default') return urlFrom(conn, 'apiUrl');
+  if (source === 'env') return `${setting === 'apiUrl' ? 'CMS_API_URL' : 'CMS_AUTH_URL'}, in the environment`;
+  if (source === 'profile') return `profile '${conn.profile}': cms login --profile ${conn.profile} --${setting === 'apiUrl' ? 'api-url' : 'auth-url'} <url>`;
+  return 'the sandbox default';
 }
 
 function originOf(url: string): string {

@@ -1,6 +1,39 @@
 // Readable renderings of JSON: a tree with the schema's titles, and a diff of two documents.
 
+import { api } from './api.js';
+import { href } from './router.js';
+import { useData } from './ui.js';
+
 type Json = unknown;
+
+/** A content link or reference (`{_meta: {schema: …/content-link}, contentType, id}`): shown as a link to the item, not as three nested rows. */
+function asContentLink(value: Json): { id: string; contentType: string; kind: string } | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const v = value as Record<string, any>;
+  const schema = typeof v._meta?.schema === 'string' ? v._meta.schema : '';
+  const kind = /content-reference$/.test(schema) ? 'reference' : /content-link$/.test(schema) ? 'link' : null;
+  if (!kind || typeof v.id !== 'string' || typeof v.contentType !== 'string') return null;
+  return { id: v.id, contentType: v.contentType, kind };
+}
+
+/** The last part of a type URI, which is what tells types apart (https://…/demo/article.json -> article.json). */
+const shortType = (uri: string) => uri.replace(/^[a-z]+:\/\/[^/]+\//i, '');
+
+function ContentLink({ link }: { link: { id: string; contentType: string; kind: string } }) {
+  // The linked item's label when it can be read (a slot's link may name a snapshot: then the id).
+  const state = useData(() => api.get<{ label?: string }>(`/content-items/${encodeURIComponent(link.id)}`).catch(() => null), [link.id]);
+  return (
+    <span class="content-link">
+      <span aria-hidden="true">→ </span>
+      <a href={href(['content', 'item', link.id])} title={link.id}>
+        {state.data?.label ?? link.id}
+      </a>{' '}
+      <span class="muted">
+        ({link.kind} to {shortType(link.contentType)})
+      </span>
+    </span>
+  );
+}
 
 /** Property titles of a schema (its `properties`, and those of `allOf` parts), by property name. */
 export function titlesOf(schema: any): Record<string, any> {
@@ -16,6 +49,8 @@ export function titlesOf(schema: any): Record<string, any> {
 
 /** A JSON value as nested definition lists; `schema` gives labels (title, else the name). */
 export function JsonTree({ value, schema }: { value: Json; schema?: any }) {
+  const link = asContentLink(value);
+  if (link) return <ContentLink link={link} />;
   if (value === null || typeof value !== 'object') return <span class={`v v-${value === null ? 'null' : typeof value}`}>{scalar(value)}</span>;
   if (Array.isArray(value)) {
     if (!value.length) return <span class="muted">(empty list)</span>;

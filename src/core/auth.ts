@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../config/private-dir.js';
-import { ApiError, CliError, ExitCode, redirectError } from './errors.js';
-import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type Transport, type WireResponse } from './transport.js';
+import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService, redirectError } from './errors.js';
+import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type RetryInfo, type Transport, type WireResponse } from './transport.js';
 import { redactUrl } from './redact.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 
 export interface Credentials {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Where the URL came from (`CMS_API_URL`, `profile 'x'`), for hints that say what to change. */
+  authUrlFrom?: string;
 }
 
 interface CachedToken {
@@ -38,6 +40,8 @@ export class TokenProvider {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly deadlineMs = REQUEST_DEADLINE_MS,
+    /** Told of each wait before a retry (a refused connection is said at once, not after the last try). */
+    private readonly onRetry?: (info: RetryInfo) => void,
   ) {}
 
   async token(): Promise<string> {
@@ -92,11 +96,12 @@ export class TokenProvider {
           const delay = isNetworkError(err) ? nextDelay(attempt, this.retry, waited) : undefined;
           if (delay !== undefined) {
             deadline.release();
+            this.onRetry?.({ attempt: attempt + 1, delayMs: delay, status: 'network', url: redactUrl(url), problem: describeNetworkError(err, url) });
             await sleep(delay, this.signal);
             waited += delay;
             continue;
           }
-          throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+          throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${describeNetworkError(err, url)}`, ExitCode.FAILURE, `Check the URL (${this.creds.authUrlFrom ?? 'the auth URL of the profile'}) and your network.`, 'UNREACHABLE');
         }
         text = await res.text();
       } catch (err) {
@@ -125,6 +130,11 @@ export class TokenProvider {
       /* handled below */
     }
     if (res.status >= 300 || typeof data.access_token !== 'string') {
+      // A page, a 404 or an answer without a token: the URL points somewhere else than the service.
+      const contentType = res.headers.get('content-type');
+      if (res.status < 300 || res.status === 404 || res.status === 405 || looksLikeHtml(contentType, text)) {
+        throw notTheService('POST', url, res.status, contentType, text, 'an access token (JSON)', this.creds.authUrlFrom);
+      }
       if (res.status === 400 || res.status === 401) {
         throw new CliError(`Authentication failed for client '${this.creds.clientId}': the client id or secret is not valid`, ExitCode.AUTH, 'Check the credentials with `cms profile show`, or log in again with `cms login`.');
       }

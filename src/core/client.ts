@@ -1,10 +1,10 @@
-import { ApiError, CliError, ExitCode, redirectError, type ApiErrorEntry } from './errors.js';
-import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type HeaderMap, type Transport, type WireResponse } from './transport.js';
+import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService, redirectError, type ApiErrorEntry } from './errors.js';
+import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type HeaderMap, type RetryInfo, type Transport, type WireResponse } from './transport.js';
 import type { TokenProvider } from './auth.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
 
-export type { Exchange, ExchangeListener } from './transport.js';
+export type { Exchange, ExchangeListener, RetryInfo } from './transport.js';
 
 
 /** What a paged stream learnt: whether a limit cut it short, and the collection's total when the service said. */
@@ -53,15 +53,8 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** The deadline of one attempt (REQUEST_DEADLINE_MS unless CMS_REQUEST_TIMEOUT says otherwise). */
   deadlineMs?: number;
-}
-
-export interface RetryInfo {
-  attempt: number;
-  delayMs: number;
-  status: number | 'network';
-  url: string;
-  /** What the service asked for in Retry-After, when it did. */
-  retryAfterMs?: number;
+  /** Where the API URL came from (`CMS_API_URL`, `profile 'x'`), for hints that say what to change. */
+  apiUrlFrom?: string;
 }
 
 const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/', '/cdn/'];
@@ -181,10 +174,10 @@ export class ApiClient {
           const delay = isNetworkError(err) && isRetryable(method, 'network', idempotent) ? nextDelay(attempt, this.retry, waited) : undefined;
           if (delay !== undefined) {
             deadline.release();
-            waited += await this.wait(attempt, delay, undefined, 'network', url, ownSignal);
+            waited += await this.wait(attempt, delay, undefined, 'network', url, ownSignal, describeNetworkError(err, url));
             continue;
           }
-          throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
+          throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err, url)}`, ExitCode.FAILURE, `Check the API URL (${this.options.apiUrlFrom ?? 'of the profile'}) and that the service is running.`, 'UNREACHABLE');
         }
         for (const listener of this.answerListeners) listener(Date.now() - started, res.status);
         const traced = this.options.onExchange ? await res.text() : undefined;
@@ -216,7 +209,10 @@ export class ApiClient {
             waited += await this.wait(attempt, delay, retryAfter, res.status, url, ownSignal);
             continue;
           }
-          throw new ApiError(res.status, method, redactUrl(url), readErrors(traced ?? (await res.text().catch(() => ''))), retryAfter);
+          const body = traced ?? (await res.text().catch(() => ''));
+          // An error page rather than the service's JSON errors: the URL is something else (a web server, a proxy).
+          if (looksLikeHtml(res.headers.get('content-type'), body)) throw notTheService(method, redactUrl(url), res.status, res.headers.get('content-type'), body, "the service's JSON", this.options.apiUrlFrom);
+          throw new ApiError(res.status, method, redactUrl(url), readErrors(body), retryAfter);
         }
         const text = traced ?? (await res.text());
         let data: unknown = undefined;
@@ -238,8 +234,8 @@ export class ApiClient {
   }
 
   /** Waits `delayMs` before the next attempt (and says so when asked); returns the time waited. */
-  private async wait(attempt: number, delayMs: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal): Promise<number> {
-    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url: redactUrl(url), retryAfterMs };
+  private async wait(attempt: number, delayMs: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal, problem?: string): Promise<number> {
+    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url: redactUrl(url), retryAfterMs, problem };
     this.options.onRetry?.(info);
     for (const listener of this.retryListeners) listener(info);
     await sleep(delayMs, signal);
@@ -354,9 +350,4 @@ function readErrors(text: string): ApiErrorEntry[] {
     /* not JSON */
   }
   return text ? [{ message: text.slice(0, 300) }] : [];
-}
-
-function describeNetworkError(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
-  return e?.cause?.code ?? e?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }

@@ -10,12 +10,41 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
+/**
+ * The one list of error codes scripts branch on (`-o json` puts one in every error, see
+ * docs/scripting.md): the service's own code when it answered with one (EDITION_IS_EMPTY, ...),
+ * otherwise one of these.
+ */
+export const ERROR_CODES = {
+  USAGE: 'bad flags, arguments or input (exit 2)',
+  INVALID: 'the service refused the request as invalid (400, 422) and gave no code of its own',
+  AUTH: 'authentication failed (401, or credentials refused)',
+  FORBIDDEN: 'the client lacks a permission (403)',
+  NOT_FOUND: 'nothing matches the id or name (404, or found out by the CLI)',
+  CONFLICT: 'the resource is in a state that refuses the change (409), e.g. a version moved on',
+  RATE_LIMITED: 'the service kept answering 429 through every retry',
+  SERVICE_ERROR: 'the service failed (5xx) through every retry',
+  UNREACHABLE: 'no connection to the service (refused, unknown host, TLS failed, timed out)',
+  NOT_THE_SERVICE: 'the URL answered, but not like the service (an HTML page, a 404 on the token path)',
+  PARTIAL: 'some items of a bulk run failed (exit 3)',
+  SANDBOX_DAMAGED: 'the embedded sandbox database is not readable (cms sandbox reset moves it aside)',
+  DRIFT: 'apply --exit-code: the hub differs from the files',
+  TIMEOUT: 'a wait ended before the job finished (exit 8)',
+  INTERRUPTED: 'Ctrl-C (exit 130)',
+  FAILED: 'any other failure (exit 1)',
+  UNEXPECTED: 'a defect of the CLI: please report it',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = ExitCode.FAILURE,
     /** What to do about it, printed under the message. */
     readonly hint?: string,
+    /** For scripts (see ERROR_CODES); by default from the exit code. */
+    readonly errorCode?: ErrorCode,
   ) {
     super(message);
   }
@@ -31,8 +60,39 @@ export class CommandExit extends CliError {
 /** Bad flags, arguments or input files: exit 2. */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {
-    super(message, ExitCode.USAGE, hint);
+    super(message, ExitCode.USAGE, hint, 'USAGE');
   }
+}
+
+/** The URL answered, but not like the service: an HTML page, a 404 where the token should be. */
+export class NotTheService extends CliError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly status?: number,
+  ) {
+    super(message, ExitCode.FAILURE, hint, 'NOT_THE_SERVICE');
+  }
+}
+
+/** The code and status an error carries in `-o json` errors. */
+export function errorFacts(e: CliError): { code: string; status?: number } {
+  if (e instanceof ApiError) return { code: e.code ?? statusCode(e.status), status: e.status };
+  if (e instanceof NotTheService) return { code: 'NOT_THE_SERVICE', status: e.status };
+  if (e.errorCode) return { code: e.errorCode };
+  const byExit: Record<number, ErrorCode> = { [ExitCode.USAGE]: 'USAGE', [ExitCode.PARTIAL]: 'PARTIAL', [ExitCode.AUTH]: 'AUTH', [ExitCode.TIMEOUT]: 'TIMEOUT', [ExitCode.INTERRUPTED]: 'INTERRUPTED' };
+  return { code: byExit[e.exitCode] ?? 'FAILED' };
+}
+
+function statusCode(status: number): ErrorCode {
+  if (status === 401) return 'AUTH';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 409) return 'CONFLICT';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status >= 500) return 'SERVICE_ERROR';
+  if (status >= 400) return 'INVALID';
+  return 'FAILED';
 }
 
 /**
@@ -41,21 +101,21 @@ export class UsageError extends CliError {
  */
 export class NotFound extends CliError {
   constructor(message: string, hint?: string) {
-    super(message, ExitCode.FAILURE, hint);
+    super(message, ExitCode.FAILURE, hint, 'NOT_FOUND');
   }
 }
 
 /** Some items of a bulk operation failed: exit 3. */
 export class PartialFailure extends CliError {
   constructor(message: string, readonly failures: { id?: string; reason: string }[] = []) {
-    super(message, ExitCode.PARTIAL);
+    super(message, ExitCode.PARTIAL, undefined, 'PARTIAL');
   }
 }
 
 /** A wait ended before the job reached a terminal state: exit 8. */
 export class WaitTimeout extends CliError {
   constructor(message: string) {
-    super(message, ExitCode.TIMEOUT);
+    super(message, ExitCode.TIMEOUT, undefined, 'TIMEOUT');
   }
 }
 
@@ -78,7 +138,7 @@ export class ApiError extends CliError {
     readonly errors: ApiErrorEntry[],
     readonly retryAfterMs?: number,
   ) {
-    super(describe(status, errors), exitCodeFor(status), CODE_HINTS[errors[0]?.code ?? ''] ?? hintFor(status));
+    super(describe(status, errors), exitCodeFor(status), hintForEntry(errors[0], url) ?? hintFor(status));
   }
 
   get code(): string | undefined {
@@ -109,6 +169,20 @@ const CODE_HINTS: Record<string, string> = {
   EDITION_HAS_INVALID_SLOTS: 'Fill every slot link: `cms edition slot-content <edition> <edition-slot> --snapshot <snapshot>`.',
   EDITION_HAS_CONFLICTS: 'Choose a version for each item: `cms edition resolve <edition> --item <item> --version <n>` (see `cms edition conflicts <edition>`).',
 };
+
+/** A hint by the error's code, and for an edition that cannot change, by its state (what can be done instead). */
+function hintForEntry(entry: ApiErrorEntry | undefined, url: string): string | undefined {
+  const code = entry?.code ?? '';
+  if ((code === 'EDITION_NOT_DRAFT' || code === 'EDITION_NOT_SCHEDULED') && entry?.invalidValue === 'PUBLISHED') {
+    const id = /\/editions\/([^/?#]+)/.exec(url)?.[1] ?? '<edition>';
+    return `A published edition stays as it is. To change its content, make a new edition from it (cms edition create --event <event> --copy-from ${id}); to retire it, cms edition archive ${id}.`;
+  }
+  if (code === 'EDITION_NOT_DRAFT' && (entry?.invalidValue === 'SCHEDULED' || entry?.invalidValue === 'SCHEDULING')) {
+    const id = /\/editions\/([^/?#]+)/.exec(url)?.[1] ?? '<edition>';
+    return `Unschedule it first: cms edition unschedule ${id}`;
+  }
+  return CODE_HINTS[code];
+}
 
 function hintFor(status: number): string | undefined {
   if (status === 401) return 'Check the credentials of the profile (cms profile show) or log in again (cms login).';
@@ -144,4 +218,21 @@ function describe(status: number, errors: ApiErrorEntry[]): string {
   });
   if (errors.length > 10) lines.push(`… and ${errors.length - 10} more`);
   return lines.length === 1 ? `${head}: ${lines[0]}` : `${head}:\n  ${lines.join('\n  ')}`;
+}
+
+/** An HTML page (or any markup) where JSON was expected. */
+export function looksLikeHtml(contentType: string | null, body: string): boolean {
+  return /\bhtml\b|\bxml\b/i.test(contentType ?? '') || /^\s*</.test(body);
+}
+
+/** The error for an answer that is not the service's: what was asked, what was expected, what came back. */
+export function notTheService(method: string, url: string, status: number, contentType: string | null, body: string, expected: string, from?: string): NotTheService {
+  const u = new URL(url);
+  const type = (contentType ?? 'no content type').split(';')[0]!.trim();
+  const sample = body.replace(/\s+/g, ' ').trim().slice(0, 80).replace(/[^\x20-\x7e]/g, '?');
+  return new NotTheService(
+    `${u.origin} does not look like the service: ${method} ${u.pathname} answered ${status} ${type}${sample ? ` (${JSON.stringify(sample)}${body.length > 80 ? '…' : ''})` : ''}, where ${expected} was expected`,
+    `Check the URL${from ? ` (it comes from ${from})` : ''}: it should be the service's API, e.g. https://api.amplience.net; the sandbox is http://127.0.0.1:<port> (cms sandbox serve).`,
+    status,
+  );
 }

@@ -61,6 +61,39 @@ export function isNetworkError(err: unknown): boolean {
   return e?.name === 'TypeError' && /fetch failed|terminated|other side closed/i.test(e.message ?? '');
 }
 
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CLOSED: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+};
+
+/**
+ * A network failure in words (`connection refused (ECONNREFUSED)`), never the TLS library's raw
+ * text: https to a server that speaks http fails inside OpenSSL with a dump of its internals.
+ */
+export function describeNetworkError(err: unknown, url?: string): string {
+  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
+  const code = e?.cause?.code ?? e?.code;
+  const text = `${e?.cause?.message ?? ''} ${e?.message ?? ''}`;
+  if (code === 'EPROTO' || /wrong version number|SSL routines|ssl3_|tls_|packet length too long/i.test(text)) {
+    const plain = url?.startsWith('https:') ? ` (is it ${originOf(url).replace(/^https:/, 'http:')}?)` : '';
+    return `the TLS handshake failed: the server does not speak https${plain}`;
+  }
+  if (/certificate|CERT_|self.signed/i.test(`${code ?? ''} ${text}`)) return `its TLS certificate was refused (${code ?? 'certificate'})`;
+  if (code && NETWORK_WORDS[code]) return `${NETWORK_WORDS[code]} (${code})`;
+  // Anything else: the first line only, and no longer than a line.
+  return (code ?? e?.cause?.message ?? e?.message ?? String(err)).split('\n')[0]!.slice(0, 200);
+}
+
 /** Waits, or rejects when the signal aborts; the abort listener goes away either way (a long run sleeps thousands of times on one signal). */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -75,3 +108,11 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -47,6 +47,19 @@ export interface Exchange {
 /** Sees every exchange (the --debug trace). Only when one is set are response bodies copied. */
 export type ExchangeListener = (exchange: Exchange) => void | Promise<void>;
 
+/** A wait before the next attempt of a request, as the client reports it (progress, "retrying…"). */
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  status: number | 'network';
+  url: string;
+  /** What the service asked for in Retry-After, when it did. */
+  retryAfterMs?: number;
+  /** For a network failure: what happened, in words (connection refused). */
+  problem?: string;
+}
+
+
 /**
  * How long one attempt of a request may take in all (connect, headers and the whole body): a
  * service that drips its answer a byte at a time would otherwise hold the CLI for ever, since
@@ -111,7 +124,12 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
     import('../server/core/dropped.js'),
     import('../server/core/exchange.js'),
   ]);
-  const sandbox = createSandbox({ dataDir });
+  let sandbox: ReturnType<typeof createSandbox>;
+  try {
+    sandbox = createSandbox({ dataDir });
+  } catch (err) {
+    throw sandboxOpenError(err);
+  }
   return {
     kind: 'embedded',
     send: async (req) => {
@@ -133,6 +151,13 @@ async function embeddedTransport(dataDir: string): Promise<Transport> {
       sandbox.close();
     },
   };
+}
+
+/** A damaged sandbox.db, named with the way out (reset and status move it aside); other errors as they are. */
+export function sandboxOpenError(err: unknown): unknown {
+  if ((err as Error)?.name !== 'DamagedDatabase') return err;
+  const { file, reason } = err as Error & { file: string; reason: string };
+  return new CliError(`The sandbox database ${file} is damaged (${reason})`, 1, 'Move it aside and start an empty sandbox: cms sandbox reset --yes (the file is kept, renamed). Or restore it from a backup.', 'SANDBOX_DAMAGED');
 }
 
 async function httpTransport(): Promise<Transport> {

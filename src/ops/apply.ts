@@ -77,7 +77,7 @@ const STATUSES = ['ACTIVE', 'ARCHIVED'];
 /** The whole of `cms schema apply` / `cms type apply` (new or resumed): plan, apply, summary. */
 export async function runApply(ctx: Context, kind: ApplyKind, dir: string | undefined, flags: ApplyFlags): Promise<Output> {
   const client = await ctx.client();
-  const options = (BulkRun.resumedOptions(ctx, flags.resume, `${kind} apply`) as ApplyOptions | undefined) ?? (await newOptions(ctx, client, kind, dir, flags));
+  const options = (BulkRun.resumedOptions(ctx, flags.resume, `${kind} apply`, { dir }) as ApplyOptions | undefined) ?? (await newOptions(ctx, client, kind, dir, flags));
   const files = kind === 'schema' ? readSchemaFiles(options.dir) : readTypeFiles(options.dir);
   const connection = ctx.connection();
   const run = await BulkRun.begin(ctx, flags, { command: `${kind} apply`, options: { ...options }, target: { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId } });
@@ -278,7 +278,7 @@ function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKin
   if (out.kind === 'text') result = { ...text(ctx.io.isTTY ? renderApply(run, sync, kind, options) : pipedApply(sync)), failure: out.failure };
   if (!exitCode || !drift || result.failure) return result;
   const message = `The hub differs from ${options.dir}: ${drift} change(s) ${run.dryRun ? 'to apply' : 'applied'}`;
-  return failing(result, new CliError(message, ExitCode.FAILURE));
+  return failing(result, new CliError(message, ExitCode.FAILURE, undefined, 'DRIFT'));
 }
 
 /** Piped: a row per step (action, resource, label, its differences joined by '; '), no header, like every piped table. */

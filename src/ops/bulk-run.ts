@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { OptionSpec } from '../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
@@ -121,10 +122,15 @@ export class BulkRun {
   }
 
   /** The options of the run being resumed (undefined for a new run); a run of another command is a usage error naming it. */
-  static resumedOptions(ctx: Context, runId: string | undefined, command: string): Record<string, unknown> | undefined {
+  static resumedOptions(ctx: Context, runId: string | undefined, command: string, given: { dir?: string } = {}): Record<string, unknown> | undefined {
     if (!runId) return undefined;
     const { meta } = Journal.open(ctx.connection().dataDir, runId);
     if (meta.command !== command) throw new UsageError(`Run ${runId} is a '${meta.command}' run, not '${command}'`, `Resume it with: cms ${meta.command} --resume ${runId}`);
+    // A run resumes with its own options: a directory typed beside --resume that is not the run's
+    // is refused rather than silently ignored (the same one is only redundant).
+    if (given.dir !== undefined && typeof meta.options.dir === 'string' && resolve(given.dir) !== meta.options.dir) {
+      throw new UsageError(`--resume ${runId} continues the run on ${meta.options.dir}, not on ${given.dir}`, `Drop the directory to resume it (cms ${command} --resume ${runId}), or start a new run on ${given.dir} without --resume.`);
+    }
     return meta.options;
   }
 

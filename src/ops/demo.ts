@@ -196,8 +196,9 @@ async function planAnEdition(
     await receiver.settle(3);
     for (const d of receiver.received) say(`webhook receiver got ${d.event} (signature ${d.signed ? 'verified' : 'WRONG'})`);
   } finally {
-    // Back to real time, so the rest of the sandbox is not left a day ahead.
-    await client.post('/__sandbox/clock', { set: new Date().toISOString() });
+    // Back to real time, so the rest of the sandbox is not left a day ahead: a reset, not a set
+    // to this process's now (that leaves an offset of the request's latency, realTime false).
+    await client.post('/__sandbox/clock', { reset: true });
     await receiver.close();
     // The receiver is gone with this process: leave no active webhook aimed at its dead port
     // (deactivated rather than deleted, so `cms webhook requests` still shows its deliveries).

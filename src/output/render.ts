@@ -4,7 +4,7 @@ import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
 import { visible } from './visible.js';
 import { similar } from '../cli/suggest.js';
-import type { Column, Output } from './result.js';
+import type { Column, Output, PathOracle } from './result.js';
 
 import type { Format } from './formats.js';
 
@@ -46,13 +46,13 @@ export async function render(out: Output | void, opts: RenderOptions, io: IO): P
     const format = isTable(opts.format) && !opts.query ? 'json' : opts.format;
     return renderValue(out.data, { ...opts, format }, io, undefined, false);
   }
-  if (out.kind === 'item') return renderValue(plain(out.data), opts, io, out.columns, false);
+  if (out.kind === 'item') return renderValue(plain(out.data), opts, io, out.columns, false, out.paths);
 
   // Lists: NDJSON streams item by item; everything else needs the whole (limited) list.
   const rows: unknown[] = [];
   const streaming = opts.format === 'ndjson' && !opts.query;
   const cut = await take(out.items, out.limit, (row) => (streaming ? io.outJson(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
-  if (!streaming) await renderValue(rows, opts, io, out.columns, true);
+  if (!streaming) await renderValue(rows, opts, io, out.columns, true, out.paths);
   if (cut.cut) noteCut(io, out.limit!, cut.total);
 }
 
@@ -117,7 +117,7 @@ function idOf(value: unknown): string | undefined {
   return id === undefined || id === null ? undefined : String(id);
 }
 
-async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns: Column[] | undefined, isList: boolean): Promise<void> {
+async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns: Column[] | undefined, isList: boolean, paths?: PathOracle): Promise<void> {
   if (opts.query) {
     value = await applyQuery(value, opts.query);
     if (isTable(opts.format)) return printQueryResult(value, io);
@@ -138,11 +138,11 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
       const wide = opts.format === 'wide';
       if (isList) {
         const rows = value as unknown[];
-        return printTable(rows, chooseColumns(rows, columns, opts.columns, wide), io, { wide, headers: opts.headers !== false, show: shown(opts) });
+        return printTable(rows, await chooseColumns(rows, columns, opts.columns, wide, io, undefined, paths), io, { wide, headers: opts.headers !== false, show: shown(opts) });
       }
       // One record is often what a write answered (create, update): by now the write is done, so an
       // unknown name is said on stderr and left out, not an exit 2 that invites running it again.
-      return printRecord(value, opts.columns ? chooseColumns([value], columns, opts.columns, false, (err) => io.warn(`${err.message}\n  ${err.hint ?? ''}`)) : columns, io, Boolean(opts.columns), shown(opts));
+      return printRecord(value, opts.columns ? await chooseColumns([value], columns, opts.columns, false, io, (err) => io.warn(`${err.message}\n  ${err.hint ?? ''}`), paths) : columns, io, Boolean(opts.columns), shown(opts));
     }
   }
 }
@@ -197,9 +197,9 @@ function path(row: unknown, dotted: string): unknown {
  * The columns to show: --columns names (a kind's header, case-insensitive, or a dotted path),
  * else the kind's own; -o wide adds every other top-level scalar field of the rows.
  */
-function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean, warn?: (err: UsageError) => void): Column[] {
+async function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: string | undefined, wide: boolean, io: IO, warn?: (err: UsageError) => void, paths?: PathOracle): Promise<Column[]> {
   const own = columns?.length ? columns : inferColumns(rows, 6);
-  if (named) return namedColumns(rows, own, named, warn);
+  if (named) return namedColumns(rows, own, named, io, warn, paths);
   if (!wide) return own;
   const shown = new Set(own.map((c) => (typeof c.value === 'string' ? c.value.split('.')[0] : '')));
   return [...own, ...inferColumns(rows, Infinity).filter((c) => !shown.has(c.value as string))];
@@ -207,27 +207,39 @@ function chooseColumns(rows: unknown[], columns: Column[] | undefined, named: st
 
 /**
  * --columns names: a header of the kind's columns, a header -o wide would show (a field's, e.g.
- * "created date"), or a dotted path that leads to a value in some row (bodies differ by type, so
- * not necessarily in every row). Anything else is a
- * usage error naming what there is, rather than a column that is empty on every row. A list with
- * no rows has no fields to check: paths then pass (there is nothing to show either way).
+ * "created date"), a field, or a dotted path into a field. A name that is none of these is a
+ * usage error naming what there is, rather than a column that is empty on every row. A dotted
+ * path is a column whatever the rows hold (empty where a row lacks it: which rows came back must
+ * not decide whether the command works); only one that no schema of the resources could have
+ * (`paths`, e.g. item bodies by their content types) is worth a warning. A list with no rows has
+ * no fields to check: names then pass (there is nothing to show either way).
  */
-function namedColumns(rows: unknown[], own: Column[], named: string, warn?: (err: UsageError) => void): Column[] {
+async function namedColumns(rows: unknown[], own: Column[], named: string, io: IO, warn?: (err: UsageError) => void, paths?: PathOracle): Promise<Column[]> {
   const fields = fieldsOf(rows);
   const unknown: string[] = [];
-  const chosen = named
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean)
-    .map((n): Column => {
-      const lower = n.toLowerCase();
-      const header = own.find((c) => c.header.toLowerCase() === lower);
-      if (header) return header;
-      const field = fields.find((f) => headerFor(f).toLowerCase() === lower);
-      if (field !== undefined) return { header: headerFor(field), value: field };
-      if (rows.length && !(fields.includes(n.split('.')[0]!) && rows.some((row) => path(row, n) !== undefined))) unknown.push(n);
-      return { header: n.toUpperCase(), value: n };
-    });
+  const chosen: Column[] = [];
+  for (const n of named.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const lower = n.toLowerCase();
+    const header = own.find((c) => c.header.toLowerCase() === lower);
+    if (header) {
+      chosen.push(header);
+      continue;
+    }
+    const field = fields.find((f) => headerFor(f).toLowerCase() === lower);
+    if (field !== undefined) {
+      chosen.push({ header: headerFor(field), value: field });
+      continue;
+    }
+    if (rows.length && !fields.includes(n.split('.')[0]!)) unknown.push(n);
+    else if (n.includes('.')) {
+      const verdict = paths ? await paths(n) : null;
+      if (verdict) {
+        const close = similar(n, verdict.near);
+        io.warn(`no schema has '${oneLine(n)}': the column stays empty${close.length ? `; did you mean ${close.map((c) => `'${oneLine(c)}'`).join(' or ')}?` : ''}`);
+      }
+    }
+    chosen.push({ header: n.toUpperCase(), value: n });
+  }
   if (!unknown.length) return chosen;
   if (!warn) throw unknownColumns(unknown, own, fields, rows);
   warn(unknownColumns(unknown, own, fields, rows));

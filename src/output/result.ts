@@ -7,10 +7,16 @@ export interface Column {
   value: string | ((row: any) => unknown);
 }
 
+/**
+ * What the resources' schemas say of a dotted --columns path: possible: false (with paths near
+ * it) when none could have it; null when they cannot say (any path is then a column).
+ */
+export type PathOracle = (dotted: string) => Promise<{ possible: false; near: string[] } | null>;
+
 export type Output = (
   /** raw: printed as the service sent it (with _links), as JSON even in table mode (cms api). */
-  | { kind: 'item'; data: unknown; columns?: Column[]; raw?: boolean }
-  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[]; limit?: number }
+  | { kind: 'item'; data: unknown; columns?: Column[]; raw?: boolean; paths?: PathOracle }
+  | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[]; limit?: number; paths?: PathOracle }
   /** Text printed as it is (rendered HTML, completion scripts, help). */
   | { kind: 'text'; text: string }
   /** A confirmation for people (stderr on a terminal, nothing when piped); data optional. */

@@ -115,6 +115,27 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     await shot('content-item');
   });
 
+  it('an item body with content links is readable: links are links to the item, nesting keeps its width (issue 26)', async () => {
+    const items = (await api.get(`/content-repositories/${ids.content}/content-items`)).body._embedded['content-items'];
+    const background = items.find((i: any) => i.label === 'Launch background').id;
+    // A narrow window: the body column is at its narrowest beside the versions.
+    await page.setViewportSize({ width: 1000, height: 860 });
+    await page.goto(`${served.url}/#/content/item/${ids.launch}`);
+    const body = page.locator('#item-body');
+    await body.waitFor(WAIT);
+    const link = body.locator(`a[href="#/content/item/${background}"]`);
+    await link.waitFor(WAIT);
+    // Named by the linked item's label once it is read, with its type.
+    await expect.poll(() => link.innerText()).toContain('Launch background');
+    // No value is squeezed below a readable width, and no long word is broken one letter a line.
+    const narrowest = await body.locator('dd').evaluateAll((els) => Math.min(...els.map((e) => e.getBoundingClientRect().width)));
+    expect(narrowest).toBeGreaterThan(120);
+    // A value (a leaf: no nested list inside) takes a few lines at most.
+    const tallest = await body.locator('dd').evaluateAll((els) => Math.max(...els.filter((e) => !e.querySelector('dl, ol')).map((e) => e.getBoundingClientRect().height)));
+    expect(tallest).toBeLessThan(80);
+    await page.setViewportSize({ width: 1366, height: 860 });
+  });
+
   it('opens a deep link after signing in, and the back button returns to the previous view', async () => {
     const fresh = await browser.newPage({ viewport: { width: 1366, height: 860 } });
     await fresh.goto(`${served.url}/__sandbox/console#/content/item/${ids.launch}`);
@@ -183,6 +204,9 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     await detail.waitFor(WAIT);
     await expect.poll(() => detail.innerText()).toMatch(/Signature\s+\S{20,}/);
     await page.getByRole('heading', { name: 'Publishing jobs' }).waitFor(WAIT);
+    // The demo's localization job: its locales are shown (issue 26: the column was empty).
+    const localization = page.getByRole('region', { name: 'Localization jobs' });
+    await expect.poll(() => localization.locator('tbody').innerText()).toContain('fr-FR');
     await shot('deliveries');
   });
 

@@ -28,7 +28,7 @@ export default defineCommand<Opts>({
     'cms edition create --event 5f1a2b3c4d5e6f7a8b9c0d1e --copy-from 5f1a2b3c4d5e6f7a8b9c0d2f --start +7d --end +8d',
   ],
   options: [
-    { flags: '--event <id|name>', description: 'the event the edition belongs to' },
+    { flags: '--event <id|name>', description: 'the event the edition belongs to', complete: 'events' },
     { flags: '--name <name>', description: 'name (1 to 120 characters)' },
     startOption,
     endOption,

@@ -23,7 +23,7 @@ export default defineCommand<Opts>({
   description: 'With --event, the editions of that event. Otherwise the editions of the hub that overlap the range from --from (default: now, on the service clock) to --to (default: a year later), --within: those entirely inside it. With no flags: the editions not yet over.',
   examples: ['cms edition list', 'cms edition list --event 5f1a2b3c4d5e6f7a8b9c0d1e', 'cms edition list --from +0s --to +30d', 'cms edition list --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z --within -o json'],
   options: [
-    { flags: '--event <id|name>', description: 'the event whose editions to list' },
+    { flags: '--event <id|name>', description: 'the event whose editions to list', complete: 'events' },
     { flags: '--from <date>', description: 'range start: now, today 09:00, +2h, or a date-time (local unless it has Z or an offset); default: now' },
     { flags: '--to <date>', description: 'range end: now, tomorrow 09:00, +2h, or a date-time (local unless it has Z or an offset); default: a year after --from' },
     { flags: '--within', description: 'only editions entirely within the range (default: overlapping it)' },

@@ -1,3 +1,4 @@
+import { checkDate } from '../../cli/dates.js';
 import { defineCommand } from '../../cli/define.js';
 import { hubOption, yesOption } from '../../cli/options.js';
 import { col, done, item } from '../../output/result.js';
@@ -19,15 +20,17 @@ export default defineCommand<Opts>({
     'A new --start moves the edition (keeping its length) before it is scheduled. With --yes, --no-input, in CI or without a terminal it never asks: the edition must be given. ' +
     'A refusal lists every problem with its level and code (exit 1); warnings alone can be passed with --ignore-warnings.',
   examples: ['cms edition schedule', 'cms edition schedule 5f1a2b3c4d5e6f7a8b9c0d1e --yes', 'cms edition schedule 5f1a2b3c4d5e6f7a8b9c0d1e --start +2h --ignore-warnings --yes'],
-  args: [{ name: 'edition', description: 'edition id (asked for on a terminal when missing)' }],
+  args: [{ name: 'edition', description: 'edition id (asked for on a terminal when missing)', complete: 'draft-editions' }],
   options: [
-    { flags: '--event <id|name>', description: 'the event to pick the edition from' },
+    { flags: '--event <id|name>', description: 'the event to pick the edition from', complete: 'events' },
     { flags: '--start <date>', description: 'publish at: tomorrow 09:00, +2h, or a date-time, local unless it has Z or an offset (default: the edition start)' },
     { flags: '--ignore-warnings', description: 'schedule despite warnings (slot collisions, overlapping editions)' },
     yesOption,
     hubOption,
   ],
   async run(ctx, args, opts) {
+    // A --start that is no date is refused before anything is read or asked.
+    if (opts.start !== undefined) checkDate(opts.start, '--start');
     const client = await ctx.client();
     const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.io, ctx.signal) : null;
     const { edition, job, scheduled } = await scheduleEdition(

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
+import { checkDay } from '../../cli/dates.js';
 import { hubOption } from '../../cli/options.js';
 import { col, item, list, type Column } from '../../output/result.js';
 import { indexArg, resolveIndex } from './_shared.js';
@@ -57,11 +58,13 @@ export default defineCommand<Flags>({
     { flags: '--direction <dir>', description: 'asc or desc (default desc)', choices: ['asc', 'desc'] },
   ],
   async run(ctx, args, opts) {
+    // Checked before any request: a day that is not in the calendar is the user's to fix.
+    const days = { start: checkDay(opts.start, '--start'), end: checkDay(opts.end, '--end') };
     const { client, path } = await resolveIndex(ctx, args.index, opts.hub);
     const report = args.report as (typeof REPORTS)[number];
     const query = {
-      startDate: opts.start,
-      endDate: opts.end,
+      startDate: days.start,
+      endDate: days.end,
       tags: opts.tags,
       includeReplicas: opts.includeReplicas ? 'true' : undefined,
       limit: opts.limit,

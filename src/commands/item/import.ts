@@ -69,7 +69,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();
-    const options = (BulkRun.resumedOptions(ctx, opts.resume, 'item import') as ImportOptions | undefined) ?? (await newOptions(ctx, client, args.dir as string | undefined, opts));
+    const options = (BulkRun.resumedOptions(ctx, opts.resume, 'item import', { dir: args.dir as string | undefined }) as ImportOptions | undefined) ?? (await newOptions(ctx, client, args.dir as string | undefined, opts));
     const layout = options.layout ?? detectLayout(options.dir);
     const source = layout === 'dc-cli' ? dcCliSource(options.dir, Boolean(options.repoId)) : sameHubAware(directorySource(options.dir), options.hubId);
     const connection = ctx.connection();

@@ -4,6 +4,7 @@ import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cl
 import { repoId } from '../../cli/resolve.js';
 import { list } from '../../output/result.js';
 import { ITEM_COLUMNS, sortOption } from './_shared.js';
+import { bodyPathOracle } from './_body-paths.js';
 
 export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number } & WatchFlags>({
   summary: 'List the content items of a repository',
@@ -25,6 +26,8 @@ export default defineCommand<{ hub?: string; repo?: string; folder?: string; sta
     const read = () => client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) });
     // -w: new and changed items as they appear (sort by lastModifiedDate,desc to see the latest first).
     if (opts.watch) return watchList(ctx, opts, read, ITEM_COLUMNS, limitOf(opts));
-    return list(client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
+    const out = list(read(), ITEM_COLUMNS, limitOf(opts));
+    // --columns body.x.y is checked against the hub's content type schemas (read only if asked).
+    return { ...out, paths: bodyPathOracle(client, async () => (await client.get<{ hubId: string }>(`/content-repositories/${repo}`)).hubId) };
   },
 });

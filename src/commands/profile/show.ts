@@ -20,7 +20,8 @@ export default defineCommand({
       clientId: conn.clientId,
       clientSecret: conn.clientSecret ? '(set; never shown)' : '(not set)',
       hub: conn.hub ?? null,
-      dataDir: conn.embedded ? conn.dataDir : null,
+      // Runs, journals and mappings live there for remote profiles too.
+      dataDir: conn.dataDir,
       configFile: profileFilePath(ctx.env),
     };
     const sources: Record<string, string> = {

@@ -4,6 +4,7 @@ import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { RunningServer } from '../../server/http.js';
 import type { Sandbox } from '../../server/app.js';
+import { sandboxOpenError } from '../../core/transport.js';
 
 // What `sandbox serve` and `sandbox exec` share: a sandbox on a data directory (or in memory),
 // seeded from a snapshot, with faults, served over HTTP.
@@ -84,13 +85,19 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
     throw new UsageError(`--faults: ${(err as Error).message}`);
   }
   const seed = s.seed === undefined ? undefined : seedFile(s.seed);
-  const sandbox = createSandbox({
-    dataDir: s.dataDir,
-    tokenTtlSeconds: s.tokenTtl,
-    faults,
-    faultSeed: s.faultsSeed,
-    onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
-  });
+  let sandbox: ReturnType<typeof createSandbox>;
+  try {
+    sandbox = createSandbox({
+      dataDir: s.dataDir,
+      tokenTtlSeconds: s.tokenTtl,
+      faults,
+      faultSeed: s.faultsSeed,
+      onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
+    });
+  } catch (err) {
+    // A damaged sandbox.db is named, with the way out (sandbox reset moves it aside).
+    throw sandboxOpenError(err);
+  }
   let server: RunningServer;
   try {
     if (seed) {

@@ -1,5 +1,6 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand } from '../../cli/define.js';
+import { clientRecovering } from './_recover.js';
 import { yesOption } from '../../cli/options.js';
 import { done } from '../../output/result.js';
 
@@ -8,7 +9,7 @@ export default defineCommand<{ yes?: boolean }>({
   examples: ['cms sandbox reset --yes'],
   options: [yesOption],
   async run(ctx, _args, opts) {
-    const client = await ctx.client();
+    const client = await clientRecovering(ctx);
     await confirm(ctx, 'Delete every hub, item and restricted client in the sandbox?', opts.yes);
     await client.post('/__sandbox/reset');
     return done('The sandbox is empty again');

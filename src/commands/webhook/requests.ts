@@ -5,7 +5,8 @@ import { col, list } from '../../output/result.js';
 
 export default defineCommand<{ hub?: string; limit: number } & WatchFlags>({
   summary: 'List the delivery attempts of a webhook, newest first',
-  description: 'Result 200: delivered; 202: delivered but the receiver answered 4xx (not retried); 500: the receiver answered 5xx or could not be reached (retried with backoff).',
+  description:
+    'Result 200: delivered; 202: delivered but the receiver answered 3xx or 4xx (not retried); 500: the receiver answered 5xx (retried with backoff); network error: the receiver could not be reached (no status; the error says why, e.g. connection refused; retried like a 500). -o json keeps the service\'s record (result 500, responseStatus null).',
   examples: ['cms webhook requests 5f1a2b3c4d5e6f7a8b9c0d1e', 'cms webhook requests 5f1a2b3c4d5e6f7a8b9c0d1e -o json --limit 5', 'cms webhook requests 5f1a2b3c4d5e6f7a8b9c0d1e -w --timeout 2s'],
   args: [{ name: 'webhook', description: 'webhook id', required: true }],
   options: [hubOption, limitOption, allOption, ...watchOptions],
@@ -13,9 +14,34 @@ export default defineCommand<{ hub?: string; limit: number } & WatchFlags>({
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
     const read = () => client.paginateCursor(`/hubs/${hubId}/webhooks/${args.webhook}/requests`, 'requests', { limit: limitOf(opts) });
-    const columns = [col('time', 'createdDate'), col('event', 'eventName'), col('attempt'), col('status', 'responseStatus'), col('result'), col('ms', 'durationMs'), col('error'), col('retry', 'retryScheduledFor')];
+    const columns = [col('time', 'createdDate'), col('event', 'eventName'), col('attempt'), col('status', 'responseStatus'), col('result', resultOf), col('ms', 'durationMs'), col('error', errorOf), col('retry', 'retryScheduledFor')];
     // -w: each new delivery attempt (and each changed one: a retry scheduled) as it happens.
     if (opts.watch) return watchList(ctx, opts, read, columns, limitOf(opts));
     return list(read(), columns, limitOf(opts));
   },
 });
+
+interface Attempt {
+  result: number;
+  responseStatus: number | null;
+  error: string | null;
+}
+
+/** The service records an unreachable receiver as result 500 with no status: say what happened. */
+const resultOf = (r: Attempt) => (r.responseStatus === null || r.responseStatus === undefined ? 'network error' : r.result);
+
+/** Network error codes in words, the code kept for searching. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_SOCKET: 'connection closed',
+  TimeoutError: 'timed out',
+};
+
+const errorOf = (r: Attempt) => (r.error && NETWORK_ERRORS[r.error] ? `${NETWORK_ERRORS[r.error]} (${r.error})` : r.error);

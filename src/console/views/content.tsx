@@ -277,7 +277,9 @@ function Item({ itemId, query }: { itemId: string; query: URLSearchParams }) {
             </dl>
             <div class="columns">
               <Section title="Body">
-                <JsonTree value={item.body} schema={schema} />
+                <div id="item-body">
+                  <JsonTree value={item.body} schema={schema} />
+                </div>
               </Section>
               <Versions itemId={item.id} versions={versions} from={a} to={b} />
             </div>

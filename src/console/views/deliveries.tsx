@@ -181,7 +181,7 @@ function Jobs({ hubId }: { hubId: string }) {
             <JobTable rows={bulk} cols={[['Type', (j) => j.jobType], ['Status', (j) => <Badge value={j.status} />], ['Results', (j) => String(j.results?.length ?? 0)]]} />
           </Section>
           <Section title="Localization jobs">
-            <JobTable rows={localization} cols={[['Status', (j) => <Badge value={j.status} />], ['Locales', (j) => (j.locales ?? j.targetLocales ?? []).join(', ')], ['Created', (j) => when(j.createdDate)]]} />
+            <JobTable rows={localization} cols={[['Status', (j) => <Badge value={j.status} />], ['Locales', (j) => (j.requestedLocales ?? []).join(', ') || '—'], ['Created', (j) => when(j.createdDate)]]} />
           </Section>
         </div>
       )}

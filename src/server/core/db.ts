@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensurePrivateDir } from '../../config/private-dir.js';
 
@@ -69,8 +69,43 @@ export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, r
     }
   }
   const db = buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });
+  try {
+    configure(db, migrations, readonly, journal);
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new DamagedDatabase(file, (err as Error).message);
+    throw err;
+  }
+  return db;
+}
+
+/** sandbox.db is not a database (overwritten, truncated, another program's file): named, so it can be moved aside. */
+export class DamagedDatabase extends Error {
+  override readonly name = 'DamagedDatabase';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`The sandbox database ${file} is damaged: ${reason}`);
+  }
+}
+
+/**
+ * Moves a damaged sandbox.db (and its WAL and shared-memory files) aside, kept for inspection
+ * under a dated name; the next open starts an empty sandbox. Returns where it went.
+ */
+export function moveDamagedAside(file: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = `${file}.damaged-${stamp}`;
+  renameSync(file, target);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
+  return target;
+}
+
+function configure(db: Db, migrations: readonly Migration[] | null | undefined, readonly: boolean, journal: NonNullable<OpenOptions['journal']>): void {
   db.pragma('busy_timeout = 10000');
-  if (readonly) return db;
+  if (readonly) return;
   db.pragma(`journal_mode = ${journal}`);
   // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
   // only an OS crash or power loss can drop the newest commits. CMS_SANDBOX_SYNC=full for that.
@@ -81,7 +116,6 @@ export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, r
   // (a WAL of up to ~40 MB) pays them ten times less often; durability is the same.
   db.pragma('wal_autocheckpoint = 10000');
   if (migrations) migrate(db, migrations);
-  return db;
 }
 
 function migrate(db: Db, migrations: readonly Migration[]): void {

@@ -2,7 +2,7 @@ import { ok, type RequestContext } from '../core/context.js';
 import { badRequest, conflict as conflictError, notFound, serviceError, type ErrorDetail } from '../core/errors.js';
 import { intParam, link } from '../core/hal.js';
 import { loadEdition, touchEdition } from './load.js';
-import { checkEditable, conflicts as editionConflicts, scheduleProblems, slotCollisions as editionSlotCollisions, isEditable, type Conflict } from './rules.js';
+import { checkEditable, conflicts as editionConflicts, scheduleProblems, slotCollisions as editionSlotCollisions, isEditable, whatIsPossible, type Conflict } from './rules.js';
 import { UNSCHEDULABLE_STATES, scheduleEdition, unscheduleEdition } from './lifecycle.js';
 import { renderEdition } from './render.js';
 import { events } from '../events/index.js';
@@ -36,7 +36,14 @@ export function schedule(ctx: RequestContext) {
 export function unschedule(ctx: RequestContext) {
   const edition = loadEdition(ctx);
   if (!UNSCHEDULABLE_STATES.includes(edition.publishingStatus)) {
-    throw conflictError(`Edition ${edition.id} is ${edition.publishingStatus}; only a scheduled edition can be unscheduled`, {
+    const state = edition.publishingStatus;
+    const message =
+      state === 'PUBLISHED'
+        ? `Edition ${edition.id} is PUBLISHED and can no longer be unscheduled (${whatIsPossible(state)})`
+        : state === 'DRAFT'
+          ? `Edition ${edition.id} is DRAFT: it is not scheduled, so there is nothing to unschedule`
+          : `Edition ${edition.id} is ${state}; only a scheduled edition can be unscheduled (${whatIsPossible(state)})`;
+    throw conflictError(message, {
       code: 'EDITION_NOT_SCHEDULED',
       entity: 'Edition',
       property: 'publishingStatus',

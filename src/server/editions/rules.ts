@@ -58,9 +58,16 @@ export function checkEditable(edition: Edition): void {
   if (isEditable(edition)) return;
   const archived = edition.status === 'ARCHIVED';
   throw conflict(
-    archived ? `Edition ${edition.id} is archived and can no longer change` : `Edition ${edition.id} is ${edition.publishingStatus}; only a DRAFT edition can change (unschedule it first)`,
+    archived ? `Edition ${edition.id} is archived and can no longer change` : `Edition ${edition.id} is ${edition.publishingStatus}; only a DRAFT edition can change (${whatIsPossible(edition.publishingStatus)})`,
     { code: 'EDITION_NOT_DRAFT', entity: 'Edition', property: archived ? 'status' : 'publishingStatus', invalidValue: archived ? edition.status : edition.publishingStatus },
   );
+}
+
+/** What can be done with an edition that cannot change, by its publishing state. */
+export function whatIsPossible(state: Edition['publishingStatus']): string {
+  if (state === 'SCHEDULING' || state === 'SCHEDULED') return 'unschedule it first';
+  if (state === 'PUBLISHED') return 'a published edition stays as it is: copy it into a new edition, or archive it';
+  return 'it is being published or unscheduled; wait until it is PUBLISHED or DRAFT';
 }
 
 /** Whether two editions' [start, end] ranges overlap; one ending exactly when the other starts hands over, it does not overlap. */

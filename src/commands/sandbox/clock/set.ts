@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../cli/define.js';
 import { UsageError } from '../../../core/errors.js';
+import { impossibleDay } from '../../../cli/dates.js';
 import { changeClock } from './_clock.js';
 
 export default defineCommand({
@@ -8,6 +9,7 @@ export default defineCommand({
   examples: ['cms sandbox clock set 2026-12-24T09:00:00Z', 'cms sandbox clock set "2027-01-01T00:00:00.000+01:00"'],
   args: [{ name: 'time', description: 'ISO 8601 date-time', required: true }],
   async run(ctx, args) {
+    impossibleDay(args.time, 'The time');
     if (Number.isNaN(Date.parse(args.time))) throw new UsageError(`'${args.time}' is not an ISO 8601 date-time`, 'For example 2026-12-24T09:00:00Z');
     return changeClock(ctx, { set: args.time });
   },
