@@ -1,8 +1,12 @@
-import type { Failure } from './bulk-run.js';
-
 // The text people read after a declarative run (hub clone, schema/type apply): one line per step
 // with its differences indented below, counts, notes and failures. JSON output carries the same
 // data as the summary object.
+
+/** An item (or step) a run could not do, and why. */
+export interface Failure {
+  id: string;
+  reason: string;
+}
 
 export interface ReportRow {
   action: string;
