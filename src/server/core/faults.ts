@@ -6,6 +6,7 @@
 // it would silently test nothing.
 
 import { routes, type Method } from './route-table.js';
+import { glob, MAX_GLOB_LENGTH } from './glob.js';
 
 export type FaultRule =
   | { kind: 'status'; status: number; rate: number; retryAfterSeconds?: number; method?: string; path?: string }
@@ -79,6 +80,7 @@ export function whyUnmatched({ method, path }: { method?: string; path?: string 
   }
   if (path === undefined) return null;
   if (!path.startsWith('/')) return `the path glob '${path}' must start with / (e.g. /v2/content/**)`;
+  if (path.length > MAX_GLOB_LENGTH) return `the path glob is longer than ${MAX_GLOB_LENGTH} characters`;
   if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'requests under /__sandbox are never faulted';
   const candidates = routes.filter((r) => !r.path.startsWith('/__sandbox') && (method === undefined || method === '*' || r.method === method));
   if (candidates.some((r) => segmentsMatch(path.split('/').slice(1), r.path.split('/').slice(1)))) return null;
@@ -103,9 +105,9 @@ function segmentsMatch(glob: string[], route: string[]): boolean {
   return from(0, 0);
 }
 
-function globMatches(glob: string, path: string): boolean {
-  const re = new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
-  return re.test(path);
+/** Linear-time glob matching (core/glob.ts): a rule's glob is tested on every request. */
+function globMatches(pattern: string, path: string): boolean {
+  return glob(pattern).matches(path);
 }
 
 /** Small seeded generator (mulberry32): a given seed injects the same faults in the same order. */

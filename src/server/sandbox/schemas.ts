@@ -48,3 +48,18 @@ export const faults = body(
     .object({ rules: z.array(rule).max(50).optional(), spec: z.string().max(2000).optional(), seed: z.number().int().optional() })
     .refine((b) => (b.rules === undefined) !== (b.spec === undefined), 'give rules or spec'),
 );
+
+const count = z.number().int().min(0).max(1_000_000);
+
+/** POST /__sandbox/requests/verify: requests like this one, this many times. */
+export const verify = body(
+  'Verify',
+  z
+    .object({
+      method: z.string().regex(/^([A-Za-z]+|\*)$/, 'must be an HTTP method or * (every method)').max(16).optional(),
+      path: z.string().startsWith('/').max(1024),
+      bodyContains: z.string().min(1).max(4096).optional(),
+      count: z.union([count, z.object({ atLeast: count.optional(), atMost: count.optional() }).strict().refine((c) => c.atLeast !== undefined || c.atMost !== undefined, 'give atLeast, atMost or both')]).optional(),
+    })
+    .strict(),
+);
