@@ -79,6 +79,22 @@ describe('GET /__sandbox/requests', () => {
     expect((await journal('?status=dropped')).requests).toHaveLength(1);
   });
 
+  it('records a request the transport refuses for its Host header, before the service sees it', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${srv.url}/v2/content/hubs?secret=s3cr3t-value`, { headers: { host: 'attacker.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+    const { requests } = await journal('?status=400');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ method: 'GET', path: '/v2/content/hubs', query: '?secret=[redacted]', op: null, clientId: null });
+  });
+
   it('filters by method, path glob, status and client, and pages with after and limit', async () => {
     const hub = await createHub(admin);
     for (let i = 0; i < 3; i++) await admin.get(`/hubs/${hub.id}`);
