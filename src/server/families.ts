@@ -15,6 +15,7 @@ export const families: Record<string, () => Promise<Family>> = {
   sandbox: () => import('./sandbox/routes.js'),
   sandboxJobs: () => import('./sandbox/routes-jobs.js'),
   sandboxJournal: () => import('./sandbox/routes-journal.js'),
+  sandboxTrigger: () => import('./sandbox/routes-trigger.js'),
   console: () => import('./sandbox/routes-console.js'),
   root: () => import('./hubs/routes-root.js'),
   hubs: () => import('./hubs/routes.js'),

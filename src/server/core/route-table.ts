@@ -105,6 +105,7 @@ export const routes: RouteDef[] = [
   route('DELETE', '/__sandbox/faults', 'sandbox.clearFaults', { sandboxAdmin: true }),
   route('GET', '/__sandbox/requests', 'sandboxJournal.list', { sandboxAdmin: true }),
   route('DELETE', '/__sandbox/requests', 'sandboxJournal.clear', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/hubs/:hubId/webhook-events', 'sandboxTrigger.trigger', { sandboxAdmin: true, body: 'sandbox.trigger' }),
   route('POST', '/__sandbox/requests/verify', 'sandboxJournal.verify', { sandboxAdmin: true, body: 'sandbox.verify' }),
   // The console: a page and its static assets (no data, so no token), and what the API lacks for it
   route('GET', '/', 'console.page', { public: true, html: true }),

@@ -63,3 +63,19 @@ export const verify = body(
     })
     .strict(),
 );
+
+/** POST /__sandbox/hubs/{hub}/webhook-events: a synthetic event through the webhooks (cms sandbox trigger). */
+export const trigger = body(
+  'WebhookEvent',
+  z
+    .object({
+      event: z.string().min(1).max(128),
+      itemId: nonEmpty(64).optional(),
+      editionId: nonEmpty(64).optional(),
+      snapshotId: nonEmpty(64).optional(),
+      webhookId: nonEmpty(64).optional(),
+      /** `payload.x` paths and their values, applied to the event document. */
+      set: z.record(z.string().min(1).max(256), z.unknown()).refine((r) => Object.keys(r).length <= 50, 'at most 50 fields').optional(),
+    })
+    .strict(),
+);
