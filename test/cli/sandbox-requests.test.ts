@@ -51,10 +51,21 @@ describe('cms sandbox requests', () => {
     expect(rows.map((r) => [r.method, r.path, r.status])).toContainEqual(['GET', '/v2/content/hubs', 401]);
   });
 
-  it('refuses bad input with exit 2, and says the embedded sandbox keeps no journal', async () => {
-    const embedded = await home.run(['sandbox', 'requests']);
-    expect(embedded.exitCode).toBe(2);
-    expect(embedded.stderr).toContain('served sandbox');
+  it('with the embedded profile reads the local serve on --port, and says when none answers (exit 1)', async () => {
+    // The served sandbox shares the home's data directory: the embedded profile's local serve.
+    const port = new URL(served.url).port;
+    const local = await home.json(['sandbox', 'requests', '--port', port, '--method', 'POST', '--path', '/__sandbox/reset']);
+    expect(local).toHaveLength(0); // the reset cleared the journal, itself included
+    await fetch(`${served.url}/v2/content/hubs`);
+    expect(await home.json(['sandbox', 'requests', '--port', port, '--path', '/v2/content/hubs'])).toHaveLength(1);
+    const none = await home.run(['sandbox', 'requests', '--port', '1']);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toContain('No sandbox answers at http://127.0.0.1:1');
+    expect(none.stderr).toContain('cms sandbox serve --port 1');
+    expect((await home.run(['sandbox', 'requests', '--port', 'web'])).exitCode).toBe(2);
+  });
+
+  it('refuses bad input with exit 2', async () => {
     for (const args of [['--limit', '0'], ['--for', '1s'], ['--follow', '-o', 'json'], ['--status', 'bad']]) {
       const res = await home.run(['sandbox', 'requests', ...args], { env });
       expect(res.exitCode, args.join(' ')).toBe(2);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { defineCommand } from '../../cli/define.js';
 import { CliError, ExitCode, UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
+import { answers } from './_local.js';
 
 interface Opts {
   port: string;
@@ -35,17 +36,6 @@ export default defineCommand<Opts>({
     return item({ url, ...(opts.open ? { opened } : {}) });
   },
 });
-
-/** Whether a sandbox answers at the origin (its public status endpoint). */
-async function answers(origin: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${origin}/__sandbox/status`, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(3000) });
-    await res.body?.cancel();
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
 
 /** Opens the URL with $BROWSER, else the platform's opener; false when it could not start. */
 function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {

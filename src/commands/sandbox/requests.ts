@@ -1,8 +1,10 @@
 import { defineCommand } from '../../cli/define.js';
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../core/errors.js';
+import { CliError, ExitCode, UsageError } from '../../core/errors.js';
+import type { ApiClient } from '../../core/client.js';
 import { sleep } from '../../core/retry.js';
 import { render } from '../../output/render.js';
+import { answers } from './_local.js';
 import { col, list, type Column } from '../../output/result.js';
 
 interface Opts {
@@ -15,6 +17,7 @@ interface Opts {
   follow?: boolean;
   interval: number;
   for?: number;
+  port: string;
 }
 
 interface Entry {
@@ -45,8 +48,8 @@ const COLUMNS: Column[] = [
 export default defineCommand<Opts>({
   summary: 'Show the requests the served sandbox answered (its request journal, redacted)',
   description:
-    'Lists the journal of a sandbox served with `cms sandbox serve` (oldest first): time, client, method, path, status, duration and the fault injected. No secret is kept in it. With --follow, keeps printing new requests until Ctrl-C (or --for).',
-  examples: ['cms sandbox requests', 'cms sandbox requests --status 4xx --path "/v2/content/content-items/**"', 'cms sandbox requests --follow -o ndjson'],
+    'Lists the journal of a served sandbox (oldest first): time, client, method, path, status, duration and the fault injected. No secret is kept in it. For a profile that points at a served sandbox it is that server\'s journal; for the embedded sandbox, the journal of the local `cms sandbox serve` (--port): each embedded command is a sandbox of its own that lives only as long as the command. With --follow, keeps printing new requests until Ctrl-C (or --for).',
+  examples: ['cms sandbox requests', 'cms sandbox requests --status 4xx --path "/v2/content/content-items/**"', 'cms sandbox requests --follow --for 1s -o ndjson'],
   options: [
     { flags: '--method <method>', description: 'only this HTTP method' },
     { flags: '--path <glob>', description: 'only paths matching the glob (* within a segment, ** across)' },
@@ -57,17 +60,12 @@ export default defineCommand<Opts>({
     { flags: '-f, --follow', description: 'keep printing new requests as they arrive' },
     { flags: '--interval <duration>', description: 'with --follow: time between polls (500ms, 2s)', duration: true, default: '500ms' },
     { flags: '--for <duration>', description: 'with --follow: stop after this long (exit 0)', duration: true },
+    { flags: '--port <port>', description: 'port of the local `cms sandbox serve`, for the embedded sandbox', default: '8787' },
   ],
   async run(ctx, _args, opts) {
-    if (ctx.connection().embedded) {
-      throw new UsageError(
-        'The request journal belongs to a served sandbox; the embedded one lives only as long as each command',
-        'Start one with `cms sandbox serve` (or `cms sandbox exec -- <command>`) and point CMS_API_URL at it.',
-      );
-    }
     if (opts.limit < 1 || opts.limit > 1000) throw new UsageError('--limit must be between 1 and 1000');
     if (opts.for !== undefined && !opts.follow) throw new UsageError('--for goes with --follow');
-    const client = await ctx.client();
+    const client = await journalClient(ctx, opts.port);
     const query = new URLSearchParams();
     if (opts.method) query.set('method', opts.method.toUpperCase());
     if (opts.path) query.set('path', opts.path);
@@ -84,6 +82,24 @@ export default defineCommand<Opts>({
     return follow(ctx, fetchPage, opts);
   },
 });
+
+/** The served sandbox's client: the profile's, or for the embedded sandbox the local serve's on --port (same data, same admin client). */
+async function journalClient(ctx: Context, portText: string): Promise<ApiClient> {
+  const conn = ctx.connection();
+  if (!conn.embedded) return ctx.client();
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be 1..65535, got '${portText}'`);
+  const origin = `http://127.0.0.1:${port}`;
+  if (!(await answers(origin))) {
+    throw new CliError(
+      `No sandbox answers at ${origin}`,
+      ExitCode.FAILURE,
+      `The request journal is kept by a served sandbox: start one with \`cms sandbox serve${port === 8787 ? '' : ` --port ${port}`}\` (or use \`cms sandbox exec -- <command>\`), or point CMS_API_URL at one.`,
+    );
+  }
+  const client = await ctx.connect({ ...conn, embedded: false, apiUrl: `${origin}/v2/content`, authUrl: origin });
+  return client;
+}
 
 /** Prints pages of new requests as they come (one render per page: a table cannot wait for the end). */
 async function follow(ctx: Context, fetchPage: (after: number | undefined, limit: number) => Promise<Page>, opts: Opts): Promise<void> {

@@ -71,6 +71,8 @@ export interface JournalFilter {
   after?: number;
   /** At most this many (default and most: 1000); the oldest first. */
   limit?: number;
+  /** The newest `last` matching entries instead (still oldest first): what a console shows. */
+  last?: boolean;
 }
 
 export interface JournalPage {
@@ -168,11 +170,20 @@ export class RequestJournal {
     const limit = Math.min(Math.max(filter.limit ?? MAX_JOURNAL_PAGE, 1), MAX_JOURNAL_PAGE);
     const test = matcher(filter);
     const out: JournalEntry[] = [];
-    for (const e of this.entries()) {
-      if (filter.after !== undefined && e.id <= filter.after) continue;
-      if (!test(e)) continue;
-      out.push(e);
-      if (out.length >= limit) break;
+    if (filter.last) {
+      for (let i = this.size - 1; i >= 0 && out.length < limit; i--) {
+        const e = this.ring[(this.start + i) % this.ring.length]!;
+        if (filter.after !== undefined && e.id <= filter.after) break;
+        if (test(e)) out.push(e);
+      }
+      out.reverse();
+    } else {
+      for (const e of this.entries()) {
+        if (filter.after !== undefined && e.id <= filter.after) continue;
+        if (!test(e)) continue;
+        out.push(e);
+        if (out.length >= limit) break;
+      }
     }
     const first = this.size ? this.ring[this.start]!.id : null;
     return { requests: out, next: out.length ? out[out.length - 1]!.id : (filter.after ?? 0), evicted: this.evictedCount, oldestId: first };

@@ -7,7 +7,7 @@ import type * as schemas from './schemas.js';
 
 // The request journal (core/journal.ts) over HTTP: list it, clear it, verify against it.
 
-/** GET /__sandbox/requests?method=&path=&status=&clientId=&fault=&after=&limit= */
+/** GET /__sandbox/requests?method=&path=&status=&clientId=&fault=&after=&limit=&order=oldest|newest */
 export function list(ctx: RequestContext): Reply {
   return ok(ctx.service.journal.query(journalFilter(ctx.query)));
 }
@@ -59,6 +59,11 @@ function journalFilter(q: URLSearchParams): JournalFilter {
   if (limit !== null) {
     if (!/^\d{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_JOURNAL_PAGE) throw badRequest(`limit must be between 1 and ${MAX_JOURNAL_PAGE}`, { property: 'limit', invalidValue: limit.slice(0, 200) });
     f.limit = Number(limit);
+  }
+  const order = q.get('order');
+  if (order !== null) {
+    if (order !== 'newest' && order !== 'oldest') throw badRequest('order must be oldest (the first requests, default) or newest (the last ones)', { property: 'order', invalidValue: order.slice(0, 200) });
+    f.last = order === 'newest';
   }
   return f;
 }

@@ -111,10 +111,13 @@ describe('GET /__sandbox/requests', () => {
     expect(rest.requests).toHaveLength(3);
     expect(rest.requests[0].id).toBe(first.next + 1);
     expect((await journal(`?after=${rest.next}`)).requests).toEqual([]);
+    // order=newest: the last ones (still oldest first in the page).
+    const newest = await journal('?order=newest&limit=2');
+    expect(newest.requests.map((r: any) => r.id)).toEqual(rest.requests.slice(-2).map((r: any) => r.id));
   });
 
   it('refuses malformed filters with 400 naming them', async () => {
-    for (const q of ['limit=0', 'limit=1001', 'limit=x', 'after=-1', 'status=99', 'status=6xx', 'fault=yes', 'path=no-slash', 'method=G%20T', `path=/${'a'.repeat(2000)}`]) {
+    for (const q of ['limit=0', 'limit=1001', 'limit=x', 'after=-1', 'status=99', 'status=6xx', 'fault=yes', 'path=no-slash', 'method=G%20T', 'order=up', `path=/${'a'.repeat(2000)}`]) {
       const res = await admin.get(`/__sandbox/requests?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.errors[0].property, q).toBe(q.split('=')[0]);
