@@ -23,7 +23,7 @@ import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
 import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
 import { takeChangedItems } from './items/written.js';
 import { WriteBatch } from './core/write-batch.js';
-import { RequestJournal } from './core/journal.js';
+import { RequestJournal, type Answered } from './core/journal.js';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -180,8 +180,9 @@ export class Service implements ServiceHost {
       status = res.status;
       return res;
     } finally {
+      // The journal never fails a request: an entry it cannot record is left out.
       if (url && !url.pathname.startsWith(JOURNAL_PATH)) {
-        this.journal.record(
+        this.recordAnswered(
           {
             startedAt,
             method: req.method,
@@ -200,6 +201,14 @@ export class Service implements ServiceHost {
       }
     }
   };
+
+  private recordAnswered(answered: Answered, mark: number): void {
+    try {
+      this.journal.record(answered, mark);
+    } catch (err) {
+      this.options.onError?.(err, { method: answered.method, url: answered.path });
+    }
+  }
 
   private async answer(req: ServiceRequest, url: URL, trace: Trace): Promise<ServiceResponse> {
     try {

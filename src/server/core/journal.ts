@@ -10,8 +10,10 @@
 // credentials, api key...) and anything shaped like a bearer token are replaced by [redacted].
 
 import { glob } from './glob.js';
+import { REDACTED, isSecretKey, redact, redactText as redactFields } from '../../core/redact.js';
 
-export const REDACTED = '[redacted]';
+export { REDACTED };
+
 export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Bodies up to this size are redacted and kept (a prefix of them) for bodyContains; larger ones are not kept. */
 const MAX_BODY_PARSE = 64 * 1024;
@@ -267,9 +269,6 @@ function matcher(f: JournalFilter): (e: JournalEntry) => boolean {
   };
 }
 
-/** A name that says its value is secret. */
-const SECRET_NAME = /secret|passw|token|authori[sz]ation|credential|api[-_]?key|private[-_]?key|signature|cookie|session/i;
-
 /**
  * Text with every token-shaped word replaced: a bearer token (the sandbox's and the vendor's are
  * JWTs) is three or more dot-separated base64url parts. Linear: each run of token characters is
@@ -289,13 +288,13 @@ function tokenShaped(run: string): boolean {
   return false;
 }
 
-/** `?a=1&client_secret=…` with secret-named parameters' values redacted. */
+/** `?a=1&client_secret=…` with secret-named parameters' values redacted (the names as the CLI's redaction knows them). */
 export function redactQuery(search: string): string {
   if (!search || search === '?') return '';
   const params = new URLSearchParams(search);
   let changed = false;
   for (const [k] of params) {
-    if (SECRET_NAME.test(k)) {
+    if (isSecretKey(k)) {
       params.set(k, REDACTED);
       changed = true;
     }
@@ -303,37 +302,32 @@ export function redactQuery(search: string): string {
   return redactText(changed ? `?${params.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED)}` : search);
 }
 
-/** A request body with secret fields (JSON keys, form fields) and token-shaped text redacted. */
+/**
+ * A request body with secret fields redacted: JSON through the CLI's own redaction (core/redact.ts:
+ * secret-named keys, {key, value, secret: true} entries, credentials objects whole), form fields
+ * by name, and token-shaped text anywhere. What cannot be redacted (nesting too deep to walk) is
+ * not kept.
+ */
 export function redactBody(text: string, contentType: string | null): string {
   if (text.length > MAX_BODY_PARSE) return `[${text.length} characters, not kept]`;
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.stringify(redactValue(JSON.parse(text), 0));
-    } catch {
-      // Not JSON after all: redacted as text below.
+  try {
+    const trimmed = text.trimStart();
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return redactText(redactFields(text));
+      }
+      return redactText(JSON.stringify(redact(parsed)));
     }
+    if (contentType?.toLowerCase().includes('x-www-form-urlencoded') || /^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
+      return redactQuery(`?${trimmed}`).slice(1);
+    }
+    return redactText(redactFields(text));
+  } catch {
+    return '[body not kept: it could not be redacted]';
   }
-  if (contentType?.toLowerCase().includes('x-www-form-urlencoded') || /^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
-    return redactQuery(`?${trimmed}`).slice(1);
-  }
-  return redactText(text);
-}
-
-function redactValue(v: unknown, depth: number): unknown {
-  if (typeof v === 'string') return redactText(v);
-  if (v === null || typeof v !== 'object') return v;
-  if (depth > 64) return REDACTED;
-  if (Array.isArray(v)) return v.map((x) => redactValue(x, depth + 1));
-  const o = v as Record<string, unknown>;
-  // A name/value pair (webhook headers: {key, value, secret}) whose value is secret.
-  const secretPair = o.secret === true || (typeof o.key === 'string' && SECRET_NAME.test(o.key)) || (typeof o.name === 'string' && SECRET_NAME.test(o.name));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(o)) {
-    const secret = SECRET_NAME.test(k) || (secretPair && k === 'value');
-    out[k] = secret && x !== null && x !== '' && typeof x !== 'boolean' ? REDACTED : redactValue(x, depth + 1);
-  }
-  return out;
 }
 
 function cut(s: string, max: number): string {
