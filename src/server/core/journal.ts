@@ -9,7 +9,8 @@
 // parameters and form fields whose name says secret (secret, password, token, authorization,
 // credentials, api key...) and anything shaped like a bearer token are replaced by [redacted].
 
-import { glob } from './glob.js';
+import { glob, MAX_GLOB_LENGTH } from './glob.js';
+import { badRequest } from './errors.js';
 import { REDACTED, isSecretKey, redact, redactText as redactFields } from '../../core/redact.js';
 
 export { REDACTED };
@@ -59,6 +60,9 @@ export interface Answered {
   bodyText?: string;
   contentType?: string | null;
 }
+
+/** The query parameters a journal filter reads (parseJournalFilter). */
+export const JOURNAL_FILTER_NAMES = ['method', 'path', 'status', 'clientId', 'fault', 'after', 'limit', 'order'] as const;
 
 export interface JournalFilter {
   method?: string;
@@ -248,6 +252,52 @@ function pathDistance(pattern: string, path: string): number {
   let differ = 0;
   for (let i = 0; i < n; i++) if (g[i] === undefined || p[i] === undefined || !glob(g[i]!).matches(p[i]!)) differ++;
   return differ / n;
+}
+
+/**
+ * The journal filter of query parameters (GET /__sandbox/requests, and in process the programmatic
+ * API's requests()): one reading for both. A malformed value is a 400 naming it.
+ */
+export function parseJournalFilter(param: (name: string) => string | null): JournalFilter {
+  const f: JournalFilter = {};
+  const method = param('method');
+  if (method !== null) {
+    if (!/^([A-Za-z]{1,16}|\*)$/.test(method)) throw badRequest('method must be an HTTP method or *', { property: 'method', invalidValue: method });
+    f.method = method;
+  }
+  const path = param('path');
+  if (path !== null) {
+    if (!path.startsWith('/') || path.length > MAX_GLOB_LENGTH) throw badRequest(`path must be a glob starting with / (at most ${MAX_GLOB_LENGTH} characters)`, { property: 'path', invalidValue: path.slice(0, 200) });
+    f.path = path;
+  }
+  const status = param('status');
+  if (status !== null) {
+    if (!/^(\d{3}|[1-5]xx|dropped)$/i.test(status)) throw badRequest('status must be a status (404), a class (4xx) or dropped', { property: 'status', invalidValue: status.slice(0, 200) });
+    f.status = status;
+  }
+  const clientId = param('clientId');
+  if (clientId !== null) f.clientId = clientId;
+  const fault = param('fault');
+  if (fault !== null) {
+    if (fault !== 'true' && fault !== 'false') throw badRequest('fault must be true or false', { property: 'fault', invalidValue: fault.slice(0, 200) });
+    f.fault = fault === 'true';
+  }
+  const after = param('after');
+  if (after !== null) {
+    if (!/^\d{1,15}$/.test(after)) throw badRequest('after must be a request id (a whole number)', { property: 'after', invalidValue: after.slice(0, 200) });
+    f.after = Number(after);
+  }
+  const limit = param('limit');
+  if (limit !== null) {
+    if (!/^\d{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_JOURNAL_PAGE) throw badRequest(`limit must be between 1 and ${MAX_JOURNAL_PAGE}`, { property: 'limit', invalidValue: limit.slice(0, 200) });
+    f.limit = Number(limit);
+  }
+  const order = param('order');
+  if (order !== null) {
+    if (order !== 'newest' && order !== 'oldest') throw badRequest('order must be oldest (the first requests, default) or newest (the last ones)', { property: 'order', invalidValue: order.slice(0, 200) });
+    f.last = order === 'newest';
+  }
+  return f;
 }
 
 function matcher(f: JournalFilter): (e: JournalEntry) => boolean {

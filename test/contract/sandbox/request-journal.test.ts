@@ -199,6 +199,38 @@ describe('POST /__sandbox/requests/verify', () => {
   });
 });
 
+describe('in process (what the programmatic API calls)', () => {
+  beforeEach(emptyJournal);
+
+  it('sandbox.requests(filter) and sandbox.verifyRequests(spec) answer as the HTTP endpoints do', async () => {
+    const hub = await createHub(admin);
+    await admin.get(`/hubs/${hub.id}`);
+    await admin.get('/no/such/route');
+    const sb = srv.sandbox;
+    // The same filters as GET /__sandbox/requests, given as an object (numbers and booleans too).
+    expect(sb.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v2/content/hubs 201', `GET /v2/content/hubs/${hub.id} 200`, 'GET /v2/content/no/such/route 404']);
+    expect(sb.requests({ method: 'get', path: '/v2/content/hubs/*', fault: false }).map((r) => r.path)).toEqual([`/v2/content/hubs/${hub.id}`]);
+    expect(sb.requests({ status: '4xx' }).map((r) => r.status)).toEqual([404]);
+    expect(sb.requests({ limit: 1, order: 'newest' }).map((r) => r.status)).toEqual([404]);
+    expect(sb.requests({ clientId: 'nobody' })).toEqual([]);
+    // Reading it in process adds nothing to it.
+    expect(sb.requests()).toHaveLength(3);
+    // The same answers as verify: ok, or not with the nearest misses.
+    expect(await sb.verifyRequests({ method: 'GET', path: '/v2/content/hubs/*', count: 1 })).toMatchObject({ ok: true, matched: 1 });
+    const miss = await sb.verifyRequests({ method: 'DELETE', path: `/v2/content/hubs/${hub.id}` });
+    expect(miss).toMatchObject({ ok: false, matched: 0, expected: 'at least 1' });
+    expect(miss.nearMisses[0]!.differences).toEqual(['method GET, not DELETE']);
+    // Bad input: an error naming what is wrong, as the endpoints' 400 does.
+    for (const filter of [{ status: 'bad' }, { limit: 0 }, { path: 'no-slash' }, { order: 'sideways' }, { fault: 'maybe' }, { after: -1 }]) {
+      expect(() => sb.requests(filter as never), JSON.stringify(filter)).toThrow(new RegExp(Object.keys(filter)[0]!));
+    }
+    expect(() => sb.requests({ colour: 'red' } as never)).toThrow(/colour/);
+    for (const spec of [{}, { path: 'no-slash' }, { path: '/x', count: -1 }, { path: '/x', bodyContain: 'typo' }, null]) {
+      await expect(sb.verifyRequests(spec as never), JSON.stringify(spec)).rejects.toMatchObject({ status: 400 });
+    }
+  });
+});
+
 describe('secrets never reach the journal', () => {
   beforeEach(emptyJournal);
 
