@@ -358,8 +358,8 @@ export function substitute(line: string, url: string): string {
     .replace('CMS_DATA_DIR=/tmp/sb', 'CMS_DATA_DIR=$HOME/sb')
     // Every profile here is the one sandbox: a clone goes to a new hub of it.
     .replace(/--to sandbox(?= |$)/, '--to sandbox:demo-copy')
-    // The console is on the served sandbox's port.
-    .replace(/^cms sandbox console\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
+    // The console and the request journal are on the served sandbox's port.
+    .replace(/^cms sandbox (console|requests)\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
     .replace(/\b(prod|staging):site\b/g, '$1:demo')
     .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
     .replace(/--port (8787|9000)/g, '--port 0')

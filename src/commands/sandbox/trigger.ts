@@ -18,8 +18,8 @@ export default defineCommand<Opts>({
   description:
     'Delivers <event> to the hub\'s webhooks that subscribe to it (or only to --webhook, whatever it subscribes to) through the normal signing, headers and retries. The payload is built from the item, edition or snapshot named, then --set overrides payload fields. The delivery is marked: the event body says "synthetic": true and the request carries X-Webhook-Synthetic: true.',
   examples: [
-    'cms sandbox trigger content-item.published --hub my-hub --item 0f9c…',
-    'cms sandbox trigger content-item.updated --hub my-hub --item 0f9c… --set payload.label="Renamed" --webhook 5f1a…',
+    'cms sandbox trigger content-item.published --hub site --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
+    'cms sandbox trigger content-item.updated --hub site --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --set payload.label=Renamed --set payload.body.count=3',
   ],
   args: [{ name: 'event', description: 'content-item.created|updated|assigned|workflow.updated|published, edition.scheduled|unscheduled|published, snapshot.published', required: true }],
   options: [
