@@ -65,7 +65,8 @@ console:Print the URL of the sandbox console (and open it in the browser)
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
 status:Show the state of the sandbox the profile points at'
-  'cms hub' 'clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
+  'cms hub' 'clean:Empty a hub as the vendor'\''s cleanup does\: archive its items, delete its folders, archive its types and schemas
+clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
 create:Create a hub
 delete:Delete a hub and everything in it
 get:Show a hub
@@ -230,6 +231,11 @@ _cms_opts=(
 --dry-run:print the request, send nothing
 -h:show help
 --help:show help'
+  'cms hub clean' '-y:do not ask for confirmation
+--yes:do not ask for confirmation
+--dry-run:print what would change and change nothing (no write request is sent)
+--resume:continue an interrupted run (see cms runs); its options are reused
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms hub clone' '--from:source\: profile (or sandbox) and hub name or id; only read
 --to:target\: profile (or sandbox) and hub name or id (created when missing; default name\: the source hub name)
 --step:run only this step (repeatable or comma list)\: settings, workflow-states, extensions, schemas, types, repositories, folders, items, events, webhooks, search-indexes
@@ -879,6 +885,7 @@ _cms_vals=(
   'cms --profile' '@profiles'
   'cms -o' 'table wide json ndjson yaml'
   'cms --output' 'table wide json ndjson yaml'
+  'cms hub clean --progress' 'auto bar json none'
   'cms hub clone --webhooks' 'inactive active'
   'cms hub clone --progress' 'auto bar json none'
   'cms repo create --hub' '@hubs'
@@ -1028,6 +1035,7 @@ _cms_vals=(
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(
+  'cms hub clean' '@hubs'
   'cms hub delete' '@hubs'
   'cms hub get' '@hubs'
   'cms hub settings' '@hubs'
@@ -1068,6 +1076,7 @@ _cms_args=(
 )
 _cms_valopts=(
   'cms' ' --profile -o --output --query '
+  'cms hub clean' ' --resume --progress '
   'cms hub clone' ' --from --to --step --webhooks --concurrency --resume --progress '
   'cms hub create' ' --name --label --description --body-file --set --set-string '
   'cms hub list' ' --limit '

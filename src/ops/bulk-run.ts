@@ -41,6 +41,8 @@ export interface PlanRow {
   sourceId?: string;
   targetId?: string;
   label?: string;
+  /** An update's target as it is now named (it may be another item than the source's: a mapping chose it). */
+  targetLabel?: string;
   repository?: string;
   folder?: string;
 }
@@ -148,7 +150,7 @@ export class BulkRun {
     if (this.journal) afterWrite(step.key);
     this.journal?.step(step);
     if (opts.counted !== false) this.count(step);
-    if (this.dryRun) this.plan.push({ action: step.action, resource: step.resource, sourceId: step.sourceId, targetId: step.targetId, label: step.label, ...opts.place });
+    if (this.dryRun) this.plan.push({ action: step.action, resource: step.resource, sourceId: step.sourceId, targetId: step.targetId, label: step.label, ...(step.targetLabel === undefined ? {} : { targetLabel: step.targetLabel }), ...opts.place });
     if (opts.tick) this.progress.step({ key: step.key, action: step.action, ok: true, id: step.targetId });
   }
 
@@ -284,7 +286,11 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
   const lines: string[] = [];
   if (summary.dryRun) {
     lines.push(`Dry run of cms ${command}: nothing was changed.`, '');
-    for (const line of table(['ACTION', 'RESOURCE', 'SOURCE', 'LABEL', 'REPOSITORY', 'FOLDER'], plan.map((p) => [p.action, p.resource, p.sourceId ?? '', p.label ?? '', p.repository ?? '', p.folder ?? '']))) lines.push(line);
+    // TARGET (what an update overwrites, by name) only when some row has one.
+    const targets = plan.some((p) => p.targetLabel !== undefined);
+    const head = ['ACTION', 'RESOURCE', 'SOURCE', 'LABEL', ...(targets ? ['TARGET'] : []), 'REPOSITORY', 'FOLDER'];
+    const rows = plan.map((p) => [p.action, p.resource, p.sourceId ?? '', p.label ?? '', ...(targets ? [p.targetLabel === undefined ? '' : `${p.targetLabel} (${p.targetId})`] : []), p.repository ?? '', p.folder ?? '']);
+    for (const line of table(head, rows)) lines.push(line);
     lines.push('');
   } else {
     lines.push(`Run ${summary.runId} (cms ${command}): ${status ?? 'completed'} in ${summary.seconds} s`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { FileProblem, SafeDir, isSafeId } from './safe-files.js';
+import { FileProblem, SafeDir, isSafeId, type SkippedFiles } from './safe-files.js';
 
 // The layout of an export directory, shared by `cms item export` (writes it) and
 // `cms item import` (reads it):
@@ -171,8 +171,8 @@ function manifestProblem(m: Manifest): string | undefined {
 }
 
 /** Every item file of an export, as paths relative to its directory. */
-export function itemFiles(files: SafeDir): string[] {
-  return files.jsonFiles('items', 2).filter((f) => f.split(sep).length === 3);
+export function itemFiles(files: SafeDir, skipped?: SkippedFiles): string[] {
+  return files.jsonFiles('items', 2, skipped).filter((f) => f.split(sep).length === 3);
 }
 
 export function readItemFile(files: SafeDir, file: string): PlainItem {

@@ -7,7 +7,7 @@ import { MANIFEST, type FolderInfo, type PlainItem, type RepositoryInfo } from '
 import { LinkClosure, fetchItem, folderTree, hubRepositories, readSelection, type ExportOptions, type ExportSummary } from './export.js';
 import type { ImportSource, ItemRef } from './import.js';
 import type { IdMapping } from './mapping.js';
-import { FileProblem, SafeDir, checkedId, isSafeId } from './safe-files.js';
+import { FileProblem, SafeDir, checkedId, isSafeId, type SkippedFiles } from './safe-files.js';
 
 // The layout of the hosted service's own CLI (@amplience/dc-cli), read and written as an adapter
 // of the cms import/export engines:
@@ -34,14 +34,17 @@ export function detectLayout(dir: string): Layout {
 
 /**
  * A name as that CLI makes it from a label: characters Windows, macOS and Linux refuse (and
- * control characters) removed, reserved names and trailing dots and spaces dropped, at most 255
- * bytes. Never empty.
+ * control characters) removed, reserved names and trailing dots and spaces dropped, leading dots
+ * made one `_`, at most 255 bytes. Never empty, never a dot file.
  */
 export function fileSafeName(label: string): string {
   let s = label.replace(/[/?<>\\:*|"]/g, '').replace(/[\x00-\x1f\x80-\x9f]/g, '');
   if (/^\.+$/.test(s)) s = '';
   if (/^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i.test(s)) s = '';
   s = s.replace(/[. ]+$/, '');
+  // Never a dot first: readers (ours, dc-cli's, shells) skip dot files, so `.env` or `../../x`
+  // (`....x` once the slashes are gone) would be exported and then silently not imported.
+  s = s.replace(/^\.+/, '_');
   while (Buffer.byteLength(s) > 250) s = s.slice(0, -1);
   return s || '_';
 }
@@ -81,7 +84,8 @@ export function dcCliSource(dir: string, oneRepository: boolean): ImportSource {
   const refs = new Map<string, ItemRef>();
   const places = new Map<string, { repoId: string; folderId: string | null }>();
   const topLevel: string[] = [];
-  for (const file of safe.jsonFiles()) {
+  const skipped: SkippedFiles = { files: [], dirs: [] };
+  for (const file of safe.jsonFiles('', undefined, skipped)) {
     const parts = file.split(sep);
     if (!oneRepository && parts.length === 1) {
       topLevel.push(file);
@@ -122,6 +126,7 @@ export function dcCliSource(dir: string, oneRepository: boolean): ImportSource {
     typeHint: () => 'cms schema apply <dc-cli content-type-schemas export> && cms type apply <dc-cli content-types export>',
     matchRepository: (src, target) => target.name === src.name || fileSafeName(target.label ?? '') === src.name,
     sameHubIds: true,
+    skipped,
   };
 }
 
@@ -143,9 +148,15 @@ export function readMappingFile(path: string): MappingFile {
   return data;
 }
 
-/** Adds the mapping file's item pairs (those naming a usable target id) to `mapping`. */
-export function useMappingFile(data: MappingFile, mapping: IdMapping): void {
-  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) if (isSafeId(t)) mapping.set('item', s, t);
+/** Adds the mapping file's item pairs (those naming a usable target id) to `mapping`; returns their source ids. */
+export function useMappingFile(data: MappingFile, mapping: IdMapping): Set<string> {
+  const added = new Set<string>();
+  for (const [s, t] of (data.contentItems as [string, string][] | undefined) ?? []) {
+    if (!isSafeId(t)) continue;
+    mapping.set('item', s, t);
+    added.add(s);
+  }
+  return added;
 }
 
 /** Writes the mapping file back with every item pair known for the hub, keeping its other lists. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SkippedFiles } from './safe-files.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
@@ -44,6 +45,8 @@ export interface ImportSource {
    * where it came from): an unmapped item whose id the target repository holds is that item.
    */
   sameHubIds?: boolean;
+  /** What the source passed over (files a dot hides): reported, and each item file fails the run (exit 3). */
+  skipped?: SkippedFiles;
 }
 
 export interface ImportTarget {
@@ -56,6 +59,8 @@ export interface ImportTarget {
   /** Delivery keys are unique in a hub: copies within one hub leave them behind. */
   keepDeliveryKeys: boolean;
   mapping: IdMapping;
+  /** Source ids whose pair came from a mapping file read from outside (dc-cli's): checked harder. */
+  outsideMapping?: ReadonlySet<string>;
   /** Undefined: the governor adapts (pool.ts). */
   concurrency?: number;
   publish: boolean;
@@ -101,9 +106,16 @@ export async function importItems(run: BulkRun, source: ImportSource, target: Im
     const fileOf = source.fileOf;
     run.fileOfKey = (key) => (key.startsWith('item:') ? fileOf(key.slice(5)) : key.startsWith(SECOND_PASS) ? fileOf(key.slice(SECOND_PASS.length)) : undefined);
   }
+  reportSkipped(run, source.skipped);
   const importer = new Importer(run, source, target);
   await importer.all();
   return importer.result;
+}
+
+/** Nothing an import passes over is silent: a skipped item file is a failure (exit 3), a VCS directory a note. */
+function reportSkipped(run: BulkRun, skipped: SkippedFiles | undefined): void {
+  for (const file of skipped?.files ?? []) run.fail(`skipped:${file}`, file, new Error(`${file} was skipped: a name starting with a dot is not read as an item (rename it to import it)`));
+  for (const dir of skipped?.dirs ?? []) run.note(`${dir} skipped (version control)`);
 }
 
 class Importer {
@@ -350,7 +362,7 @@ class Importer {
       await this.unchangedAsKnown(key, src, mapped, desired, place);
       return false;
     }
-    const existing = mapped && !mapped.startsWith(NEW) ? await this.fetchTarget(mapped, repo.id) : undefined;
+    const existing = mapped && !mapped.startsWith(NEW) ? await this.mappedTarget(src, mapped, repo) : undefined;
     let current: TargetItem;
     if (existing) current = await this.sync(key, src, existing, desired, place, true);
     else current = await this.create(key, src, repo, desired, stripped, place);
@@ -400,7 +412,7 @@ class Importer {
 
   /** Brings an existing target item to the desired fields: nothing when equal, else an update (unarchiving first). */
   private async sync(key: string, src: PlainItem, existing: TargetItem, desired: Desired, place: Place, primary: boolean): Promise<TargetItem> {
-    const step = { key, resource: 'item', sourceId: src.id, targetId: existing.id, label: src.label };
+    const step = { key, resource: 'item', sourceId: src.id, targetId: existing.id, label: src.label, targetLabel: existing.label };
     const counts = { place, tick: primary, counted: primary };
     if (sameContent(existing, desired)) {
       this.run.record({ ...step, action: 'unchanged', version: existing.version }, counts);
@@ -516,11 +528,30 @@ class Importer {
     return { desired: { label: src.label, body, locale: src.locale ?? null, folderId, deliveryKey: keep ? (src.deliveryKey ?? null) : null }, stripped };
   }
 
-  private async fetchTarget(id: string, repoId: string): Promise<TargetItem | undefined> {
+  /**
+   * The item a mapping names as this source item's target. A mapping can come from outside (a
+   * dc-cli mapping file kept in git) and name any item: one of another content type is refused,
+   * and so is one in another repository when the pair came from such a file (a pair of this
+   * hub's own mapping there means an earlier import into that repository: this one gets its own).
+   */
+  private async mappedTarget(src: PlainItem, targetId: string, repo: TargetRepo): Promise<TargetItem | undefined> {
+    const item = await this.fetchTarget(targetId);
+    if (!item) return undefined;
+    const named = `the mapped target ${item.id} ("${item.label}")`;
+    if (item.contentRepositoryId !== repo.id) {
+      if (this.target.outsideMapping?.has(src.id)) throw new CliError(`${named} is in another repository than ${repo.name}: refused (fix the mapping file)`);
+      return undefined;
+    }
+    const [want, have] = [src.body._meta.schema, item.body?._meta?.schema];
+    if (want !== have) throw new CliError(`${named} is an item of content type ${have}, the source item of ${want}: refused (fix the mapping)`);
+    return item;
+  }
+
+  private async fetchTarget(id: string, repoId?: string): Promise<TargetItem | undefined> {
     try {
       const item = await this.client.get<TargetItem>(`/content-items/${id}`);
       // Imported into another repository before: this repository gets its own item.
-      return item.contentRepositoryId === repoId ? item : undefined;
+      return repoId === undefined || item.contentRepositoryId === repoId ? item : undefined;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;

@@ -63,6 +63,8 @@ export interface StepEntry {
   side?: 'source';
   /** For people reading the journal and undo reports. */
   label?: string;
+  /** The label the target had before an update: the item a mapping named is shown by name. */
+  targetLabel?: string;
   at: string;
 }
 

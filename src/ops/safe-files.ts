@@ -19,6 +19,15 @@ const MAX_WALK_DEPTH = 32;
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 export const isSafeId = (id: unknown): id is string => typeof id === 'string' && SAFE_ID.test(id);
 
+/** What a directory walk passed over because a dot hides it (SafeDir.jsonFiles). */
+export interface SkippedFiles {
+  /** `*.json` files that are, or are under, a dot entry. */
+  files: string[];
+  /** Version-control directories, not walked. */
+  dirs: string[];
+}
+const VCS_DIRS = new Set(['.git', '.hg', '.svn']);
+
 /** A file that cannot be used: exit 2, naming it and what is wrong (never its content). */
 export class FileProblem extends UsageError {
   constructor(
@@ -186,23 +195,28 @@ export class SafeDir {
   /**
    * Every `*.json` under rel (relative to the root, sorted), dot files skipped. Directories are
    * walked, symlinked ones only when they stay inside; what a `.json` entry is gets checked when
-   * it is read.
+   * it is read. What is skipped is never silent: given `skipped`, it receives every `*.json` a
+   * dot hides (a dot file, or a file under a dot directory) and every dot directory not walked
+   * (`.git`), so a reader can report them.
    */
-  jsonFiles(rel = '', maxDepth = MAX_WALK_DEPTH): string[] {
+  jsonFiles(rel = '', maxDepth = MAX_WALK_DEPTH, skipped?: SkippedFiles): string[] {
     const found: string[] = [];
     const walked = new Set<string>();
-    const walk = (at: string, depth: number) => {
+    const walk = (at: string, depth: number, hidden: boolean) => {
       const real = this.resolved(at);
       if (!real || walked.has(real)) return;
       walked.add(real);
       for (const entry of readdirSync(real, { withFileTypes: true })) {
-        if (entry.name.startsWith('.')) continue;
         const path = at ? join(at, entry.name) : entry.name;
-        if (entry.name.endsWith('.json')) found.push(path);
-        else if (depth < maxDepth && (entry.isDirectory() || (entry.isSymbolicLink() && this.isDirectory(path)))) walk(path, depth + 1);
+        const dot = hidden || entry.name.startsWith('.');
+        if (dot && !skipped) continue;
+        if (entry.name.endsWith('.json')) (dot ? skipped!.files : found).push(path);
+        else if (dot && VCS_DIRS.has(entry.name)) skipped!.dirs.push(path);
+        else if (depth < maxDepth && (entry.isDirectory() || (entry.isSymbolicLink() && this.isDirectory(path)))) walk(path, depth + 1, dot);
       }
     };
-    walk(rel, 1);
+    walk(rel, 1, false);
+    skipped?.files.sort();
     return found.sort();
   }
 

@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { findLinks } from '../server/core/content-links.js';
 import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
 import type { ImportSource, ItemRef } from './import.js';
-import { SafeDir } from './safe-files.js';
+import { SafeDir, type SkippedFiles } from './safe-files.js';
 import { sizeHeapFor } from './small-heap.js';
 
 // The sources an import reads: an export directory (each item read twice, once for its links and
@@ -45,7 +45,8 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     const { file } = refs.get(itemId)!;
     return file.endsWith(sep) ? `${file}${itemId}.json` : file;
   };
-  const files = itemFiles(safe);
+  const skipped: SkippedFiles = { files: [], dirs: [] };
+  const files = itemFiles(safe, skipped);
   // Before the reading, whose parsed bodies are the most garbage a run makes.
   sizeHeapFor(files.length);
   for (const file of files) {
@@ -64,6 +65,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     load: (itemId) => readItemFile(safe, fileOf(itemId)),
     fileOf: (itemId) => (refs.has(itemId) ? join(dir, fileOf(itemId)) : undefined),
     typeHint: (uri) => exportTypeHint(dir, manifest, uri),
+    skipped,
   };
 }
 

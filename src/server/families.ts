@@ -1,7 +1,7 @@
 import type { RequestContext, Reply } from './core/context.js';
 import type { SchemaFamilies } from './core/body-schemas.js';
 import type { TaskKinds } from './core/tasks.js';
-import { internalReceivers } from './webhooks/index.js';
+import { internalReceivers, loadInternalReceivers } from './webhooks/index.js';
 
 // The families as the service loads them: route handlers, body schemas, scheduled task kinds and
 // the sandbox's internal webhook receivers. Everything loads on first use.
@@ -37,7 +37,8 @@ export const families: Record<string, () => Promise<Family>> = {
   editionScheduling: () => import('./editions/routes-scheduling.js'),
   snapshots: () => import('./snapshots/routes.js'),
   publishing: () => import('./publishing/routes.js'),
-  webhooks: () => import('./webhooks/routes.js'),
+  // The routes check sandbox:// handlers synchronously (inside the write's transaction): receivers load first.
+  webhooks: () => loadInternalReceivers().then(() => import('./webhooks/routes.js')),
   bulkJobs: () => import('./bulk-jobs/routes.js'),
   extensions: () => import('./extensions/routes.js'),
   searchIndexes: () => import('./search-indexes/routes.js'),

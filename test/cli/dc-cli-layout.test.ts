@@ -194,6 +194,94 @@ describe('the dc-cli layout', () => {
   });
 });
 
+// Issue 24.12: a mapping file from git can name any item as the target of a source item. The
+// plan names the item an update would overwrite, and a target of another content type or
+// another repository is refused.
+describe('a mapping file naming an unrelated target', () => {
+  const HOME_ID = '7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d01';
+  it('the dry-run plan names the target item that an update would overwrite', async () => {
+    await hubWithRepo('retarget');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'retarget'])).exitCode).toBe(0);
+    const victim = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'content', '--label', 'Pricing (do not touch)', '--schema', URI, '--set', 'body.title="Prices"']);
+    const map = join(home.dir, 'retarget-map.json');
+    writeFileSync(map, JSON.stringify({ contentItems: [[HOME_ID, victim.id]] }));
+    const dry = await jsonAnyExit(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const row = dry.data.plan.find((p: any) => p.sourceId === HOME_ID);
+    expect(row).toMatchObject({ action: 'update', targetId: victim.id, targetLabel: 'Pricing (do not touch)' });
+    const human = await run(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map, '--dry-run']);
+    expect(human.stdout).toMatch(/update\s+item.*Pricing \(do not touch\)/);
+  });
+
+  it('a target of another content type or another repository is refused (exit 3) and left as it was', async () => {
+    writeFileSync(join(home.dir, 'other-type.json'), JSON.stringify({ $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: 'https://schemas.example.org/dc/other.json', title: 'Other', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } }));
+    await home.json(['schema', 'create', '--hub', 'retarget', '--file', join(home.dir, 'other-type.json'), '--register', '--label', 'Other', '--repo', 'content']);
+    const otherType = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'content', '--label', 'Another type', '--schema', 'https://schemas.example.org/dc/other.json', '--set', 'body.title="X"']);
+    await home.json(['repo', 'create', '--hub', 'retarget', '--name', 'elsewhere', '--label', 'Elsewhere']);
+    const assigned = await run(['type', 'assign', URI, '--repo', 'elsewhere', '--hub', 'retarget']);
+    expect(assigned.exitCode, assigned.stderr).toBe(0);
+    const otherRepo = await home.json(['item', 'create', '--hub', 'retarget', '--repo', 'elsewhere', '--label', 'Elsewhere item', '--schema', URI, '--set', 'body.title="E"']);
+    for (const target of [otherType, otherRepo]) {
+      const map = join(home.dir, `map-${target.id}.json`);
+      writeFileSync(map, JSON.stringify({ contentItems: [[HOME_ID, target.id]] }));
+      const res = await jsonAnyExit(['item', 'import', content, '--hub', 'retarget', '--mapping-file', map]);
+      expect(res.exitCode, res.stderr).toBe(3);
+      const failure = res.data.failures.find((f: any) => f.id === HOME_ID);
+      expect(failure.reason).toContain(target.id);
+      expect(failure.reason).toMatch(/content type|repository/);
+      const after = await home.json(['item', 'get', target.id, '--hub', 'retarget']);
+      expect(after.version).toBe(target.version);
+      expect(after.label).toBe(target.label);
+    }
+  });
+});
+
+// Issue 24.7: labels that start with a dot (or do once sanitised, like `../../escape`) were
+// exported as dot files, which the import skipped without a word: 11 exported, 8 planned.
+describe('labels that start with a dot', () => {
+  it('11 items exported are 11 planned: no file name starts with a dot', async () => {
+    await hubWithRepo('dots');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dots'])).exitCode).toBe(0);
+    // The labels come from the files' contents: one import makes all 11 items.
+    const labels = ['.env', '../../escape', '..', '...twice', '. leading space', 'plain 1', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6'];
+    const source = join(home.dir, 'dots-source', 'Website Content');
+    mkdirSync(source, { recursive: true });
+    labels.forEach((label, i) => {
+      const id = `7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c3${String(i).padStart(3, '0')}`;
+      writeFileSync(join(source, `item${i}.json`), JSON.stringify({ id, label, body: { _meta: { schema: URI }, title: 'T', links: [] } }));
+    });
+    const made = await run(['item', 'import', join(home.dir, 'dots-source'), '--hub', 'dots', '--layout', 'dc-cli']);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const out = join(home.dir, 'dots-export');
+    const exported = await jsonAnyExit(['item', 'export', out, '--hub', 'dots', '--layout', 'dc-cli']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    expect(exported.data.items).toBe(11);
+    const all = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(join(dir, e.name)) : [e.name]));
+    expect(all(out)).toHaveLength(11);
+    expect(all(out).filter((n) => n.startsWith('.'))).toEqual([]);
+    // Imported back (its own hub: matched by id), every file is planned.
+    const plan = await jsonAnyExit(['item', 'import', out, '--hub', 'dots', '--dry-run']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.data.plan.filter((p: any) => p.resource === 'item')).toHaveLength(11);
+    expect(plan.data.failed).toBe(0);
+  });
+
+  it('a dot file an import skips is counted and reported: exit 3 naming it', async () => {
+    const planted = join(home.dir, 'planted');
+    cpSync(content, planted, { recursive: true });
+    cpSync(join(content, 'Website Content', 'Home Page.json'), join(planted, 'Website Content', '.hidden.json'));
+    mkdirSync(join(planted, 'Website Content', '.drafts'));
+    cpSync(join(content, 'Website Content', 'Home Page.json'), join(planted, 'Website Content', '.drafts', 'draft.json'));
+    const res = await jsonAnyExit(['item', 'import', planted, '--hub', 'dc', '--layout', 'dc-cli', '--dry-run']);
+    expect(res.exitCode, res.stderr).toBe(3);
+    expect(res.data.failed).toBe(2);
+    const reasons = JSON.stringify(res.data.failures);
+    expect(reasons).toContain('.hidden.json');
+    expect(reasons).toContain(join('.drafts', 'draft.json'));
+    expect(reasons).toMatch(/skipped/);
+  });
+});
+
 /** The words of a command line: spaces split, double quotes group. */
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 

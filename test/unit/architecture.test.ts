@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 // - no cycle between files. Type-only imports count too: a type cycle is still a circle a reader
 //   has to walk, and it turns into a runtime one as soon as someone needs a value.
 // - core/ imports no family (only core/ files).
-// - a family uses another family only through its index.ts. One exception: a schemas*.ts may
-//   build on another family's schemas*.ts (body schemas load with zod, only for requests with a
-//   body; an index.ts re-exporting them would load zod on every read).
+// - a family uses another family only through its index.ts, body schemas included: field shapes
+//   that several families' body schemas share live in core/validate.ts (zod loads only for
+//   requests with a body, so they cannot come through an index.ts that every read loads).
 // - the assembly (the files directly in src/server: service.ts, families.ts, migrations.ts,
 //   app.ts, http.ts) may import anything: it is what knows every family.
 
@@ -80,8 +80,6 @@ function cycles(graph: Map<string, string[]>): string[][] {
 /** The top folder of a file under src/server ('core', a family), or null for the assembly. */
 const area = (file: string): string | null => (file.includes('/') ? file.split('/')[0]! : null);
 
-const isSchemas = (file: string) => /^schemas[^/]*\.ts$/.test(file.split('/').pop()!);
-
 function layerViolations(graph: Map<string, string[]>): string[] {
   const problems: string[] = [];
   for (const [from, targets] of graph) {
@@ -92,7 +90,7 @@ function layerViolations(graph: Map<string, string[]>): string[] {
       if (other === own || other === 'core') continue;
       if (other === null) problems.push(`${from} imports the assembly file ${to}`);
       else if (own === 'core') problems.push(`core file ${from} imports the family file ${to}`);
-      else if (to !== `${other}/index.ts` && !(isSchemas(from) && isSchemas(to))) problems.push(`${from} imports ${to}, an internal of family ${other} (use ${other}/index.ts)`);
+      else if (to !== `${other}/index.ts`) problems.push(`${from} imports ${to}, an internal of family ${other} (use ${other}/index.ts)`);
     }
   }
   return problems;

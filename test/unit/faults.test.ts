@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, parseFaults, whyUnmatched } from '../../src/server/core/faults.js';
+import { FaultInjector, checkFaultRules, parseFaults, whyUnmatched, type FaultRule } from '../../src/server/core/faults.js';
 
 describe('fault specs', () => {
   it('parses statuses, latency, drops, rates, retry-after and route scopes', () => {
@@ -71,5 +71,59 @@ describe('FaultInjector', () => {
     expect(g.decide('GET', '/v2/content/hubs/x')).toEqual([]);
     expect(g.decide('DELETE', '/v2/content/hubs/x')).toEqual([{ kind: 'drop' }]);
     expect(g.decide('DELETE', '/v2/content/hubs/x/settings')).toEqual([]);
+  });
+});
+
+// Issue 24.8: globs match in linear time, and the spec text and structured rules share one
+// validation with a bound on every number.
+describe('fault rule cost and bounds', () => {
+  it('a backtracking glob against a long path is decided in milliseconds, when configured and per request', () => {
+    const glob = '/v2/content/**a**a**a**a**a**a**b';
+    const path = `/v2/content/${'a'.repeat(2000)}`;
+    const f = new FaultInjector();
+    let started = performance.now();
+    f.configure(parseFaults(`503 100% on ${glob}`), 1);
+    expect(performance.now() - started).toBeLessThan(200);
+    started = performance.now();
+    for (let i = 0; i < 20; i++) expect(f.decide('GET', path)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(f.decide('GET', `/v2/content/${'a'.repeat(200)}b`)).toEqual([{ kind: 'status', status: 503, retryAfterSeconds: 1 }]);
+  });
+
+  it('* stays within a segment, ** spans them, the rest is literal (no regex syntax)', () => {
+    const f = new FaultInjector();
+    f.configure(parseFaults('drop 100% on /v2/content/hubs/*/settings; latency 1ms 100% on /v2/content/content-items/(a|b)+'), 1);
+    expect(f.decide('PATCH', '/v2/content/hubs/x/settings')).toEqual([{ kind: 'drop' }]);
+    expect(f.decide('PATCH', '/v2/content/hubs/x/y/settings')).toEqual([]);
+    expect(f.decide('GET', '/v2/content/content-items/ab')).toEqual([]);
+    expect(f.decide('GET', '/v2/content/content-items/(a|b)+')).toEqual([{ kind: 'latency', ms: 1 }]);
+  });
+
+  it.each([
+    ['latency 100000000s 10%', /latency/],
+    ['latency 61s 10%', /latency/],
+    ['429 10% retry-after 1e308', /retry-after/],
+    ['429 10% retry-after Infinity', /retry-after/],
+    ['429 10% retry-after 86401', /retry-after/],
+    ['429 10% retry-after 1.5', /retry-after/],
+    ['503 1e2%', /rate/],
+    [`503 10% on /v2/content/${'*'.repeat(600)}`, /glob/],
+  ])('the spec %s is refused', (spec, why) => {
+    expect(() => parseFaults(spec)).toThrow(why);
+  });
+
+  it.each([
+    [{ kind: 'latency', ms: 100_000_000, rate: 0.1 }, /latency/],
+    [{ kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 1e308 }, /retry-after/],
+    [{ kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: Infinity }, /retry-after/],
+    [{ kind: 'status', status: 418, rate: 0.1 }, /status/],
+    [{ kind: 'drop', rate: 2 }, /rate/],
+    [{ kind: 'drop', rate: 0.1, path: `/v2/content/${'a'.repeat(600)}` }, /glob/],
+  ])('the structured rule %j is refused by the same check', (rule, why) => {
+    expect(checkFaultRules([rule as FaultRule])?.message).toMatch(why);
+  });
+
+  it('a valid structured rule passes the check', () => {
+    expect(checkFaultRules([{ kind: 'latency', ms: 60_000, rate: 1, path: '/v2/content/**' }])).toBeNull();
   });
 });

@@ -79,7 +79,7 @@ export default defineCommand<Opts>({
         // What earlier runs created in the hub, read under the lock: a run that held it until a
         // moment ago has written all of its mapping (read before, its items would be created again).
         mapping = FileMapping.forTarget(connection.dataDir, target, { readOnly: run.dryRun });
-        if (mappingFile) useMappingFile(mappingFile, mapping);
+        const outsideMapping = mappingFile ? useMappingFile(mappingFile, mapping) : undefined;
         await importItems(run, source, {
           client,
           hubId: options.hubId,
@@ -87,6 +87,7 @@ export default defineCommand<Opts>({
           folderId: options.folderId,
           keepDeliveryKeys: true,
           mapping,
+          outsideMapping,
           concurrency: options.concurrency,
           publish: options.publish,
           io: ctx.io,

@@ -1,15 +1,14 @@
-import { body, nonEmpty, z } from '../core/validate.js';
-import { bulkEntry as itemBulkEntry, update as itemUpdate } from '../items/schemas.js';
+import { assignees as assigneeList, body, contentItemId as itemId, nonEmpty, versionNumber, z } from '../core/validate.js';
 
 // Bulk jobs: the request is checked as a whole (selection size, shared fields); each selection
 // entry is checked on its own when the job is created, so a bad entry fails alone.
 
 const MAX_SELECTION = 1000;
 
-// An entry follows the rules of the single operation it stands for.
-const contentItemId = itemBulkEntry.schema.shape.id;
-const version = itemUpdate.schema.shape.version;
-const assignees = itemUpdate.schema.shape.assignees.unwrap();
+// An entry follows the rules of the single operation it stands for (the fields are core's, shared with items).
+const contentItemId = itemId();
+const version = versionNumber();
+const assignees = assigneeList();
 
 export const request = body(
   'BulkJob',

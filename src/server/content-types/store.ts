@@ -3,9 +3,9 @@ import { Collection } from '../core/collection.js';
 
 export interface ContentTypeSettings {
   label: string;
-  icons?: { size: number; url: string }[];
+  icons?: { size?: number; url: string }[];
   visualizations?: { label: string; templatedUri: string; default?: boolean }[];
-  cards?: { label: string; templatedUri: string; default?: boolean }[];
+  cards?: { label?: string; templatedUri: string; default?: boolean }[];
   [other: string]: unknown;
 }
 

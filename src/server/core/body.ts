@@ -43,11 +43,34 @@ export function parseFirstJsonValue(text: string): unknown {
     if (!m) throw malformed(`unexpected character '${first}' at position ${start}`);
     end = start + m[0].length;
   }
+  let value: unknown;
   try {
-    return JSON.parse(text.slice(start, end));
+    value = JSON.parse(text.slice(start, end));
   } catch (err) {
     throw malformed((err as Error).message);
   }
+  const proto = protoKeyPath(value);
+  if (proto !== null) {
+    throw badRequest(`Property ${proto} is not allowed: a "__proto__" key cannot be stored as data`, { code: 'VALIDATION_FAILED', entity: 'body', property: proto, invalidValue: '__proto__' });
+  }
+  return value;
+}
+
+/**
+ * The path (`body.list.0.__proto__`) of the first `__proto__` key in a parsed value, or null.
+ * JSON.parse keeps such a key as an own property, but every copy made with assignment (schema
+ * validation, merges) turns it into the object's prototype: the data would vanish without a word.
+ * One walk with an explicit stack (the depth is bounded above; no recursion).
+ */
+function protoKeyPath(value: unknown): string | null {
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return path ? `${path}.__proto__` : '__proto__';
+    for (const [k, child] of Object.entries(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, path: path ? `${path}.${k}` : k });
+  }
+  return null;
 }
 
 /**

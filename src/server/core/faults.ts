@@ -6,7 +6,7 @@
 // it would silently test nothing.
 
 import { routes, type Method } from './route-table.js';
-import { glob, MAX_GLOB_LENGTH } from './glob.js';
+import { MAX_GLOB_LENGTH } from './glob.js';
 
 export type FaultRule =
   | { kind: 'status'; status: number; rate: number; retryAfterSeconds?: number; method?: string; path?: string }
@@ -17,10 +17,14 @@ export type FaultDecision = { kind: 'status'; status: number; retryAfterSeconds?
 
 const STATUSES = new Set([429, 500, 502, 503, 504]);
 
+/** Bounds on every number a rule holds, the same for the spec text and structured rules. */
+export const FAULT_LIMITS = { maxLatencyMs: 60_000, maxRetryAfterSeconds: 86_400, maxGlobLength: 512 } as const;
+
 /**
  * Parses a spec such as `429 10%; 503 5%; latency 200ms 30%; drop 1% on POST /v2/content/**`.
  * A rule is `<429|500|502|503|504|latency <ms>|drop> <rate>% [retry-after <s>] [on [METHOD|*] <path glob>]`;
- * `*` (or no method) is every method. Throws, naming the rule, when one is malformed or can match nothing.
+ * `*` (or no method) is every method. Throws, naming the rule, when one is malformed, out of
+ * bounds (checkFaultRule, the check structured rules get too) or can match nothing.
  */
 export function parseFaults(spec: string): FaultRule[] {
   const rules: FaultRule[] = [];
@@ -39,30 +43,62 @@ export function parseFaults(spec: string): FaultRule[] {
     }
     if (method === '*') method = undefined;
     const target = { method, path };
-    const unmatched = whyUnmatched(target);
-    if (unmatched) throw new Error(`fault '${raw}': ${unmatched}`);
+    let rule: FaultRule;
     if (/^\d{3}$/.test(words[0]!)) {
       const status = Number(words[0]);
-      if (!STATUSES.has(status)) throw new Error(`fault '${raw}': status must be one of ${[...STATUSES].join(', ')}`);
       const ra = words.indexOf('retry-after');
+      // Whole seconds as digits only: `1e308`, `Infinity` and `1.5` are not seconds.
+      if (ra >= 0 && !/^\d{1,6}$/.test(words[ra + 1] ?? '')) throw new Error(`fault '${raw}': retry-after needs whole seconds (0-${FAULT_LIMITS.maxRetryAfterSeconds})`);
       const retryAfterSeconds = ra >= 0 ? Number(words[ra + 1]) : status === 429 || status === 503 ? 1 : undefined;
-      if (retryAfterSeconds !== undefined && !(retryAfterSeconds >= 0)) throw new Error(`fault '${raw}': retry-after needs seconds`);
-      rules.push({ kind: 'status', status, rate, retryAfterSeconds, ...target });
+      rule = { kind: 'status', status, rate, retryAfterSeconds, ...target };
     } else if (words[0] === 'latency') {
-      const m = /^(\d+)(ms|s)$/.exec(words[1] ?? '');
-      if (!m) throw new Error(`fault '${raw}': latency needs a delay such as 200ms or 2s`);
-      rules.push({ kind: 'latency', ms: Number(m[1]) * (m[2] === 's' ? 1000 : 1), rate, ...target });
+      const m = /^(\d{1,9})(ms|s)$/.exec(words[1] ?? '');
+      if (!m) throw new Error(`fault '${raw}': latency needs a delay such as 200ms or 2s (at most ${FAULT_LIMITS.maxLatencyMs / 1000}s)`);
+      rule = { kind: 'latency', ms: Number(m[1]) * (m[2] === 's' ? 1000 : 1), rate, ...target };
     } else if (words[0] === 'drop') {
-      rules.push({ kind: 'drop', rate, ...target });
+      rule = { kind: 'drop', rate, ...target };
     } else {
       throw new Error(`fault '${raw}': start with a status (429, 500, 502, 503, 504), latency or drop`);
     }
+    const problem = checkFaultRule(rule);
+    if (problem) throw new Error(`fault '${raw}': ${problem}`);
+    rules.push(rule);
   }
   return rules;
 }
 
+/**
+ * What is wrong with one rule, or null: the one check of the spec text and the structured rules
+ * (`PUT /__sandbox/faults`). Every number is finite and bounded, the glob short, and the rule
+ * able to match some request of the service.
+ */
+export function checkFaultRule(rule: FaultRule): string | null {
+  if (!(Number.isFinite(rule.rate) && rule.rate >= 0 && rule.rate <= 1)) return 'the rate must be between 0% and 100%';
+  if (rule.path !== undefined && (typeof rule.path !== 'string' || rule.path.length > FAULT_LIMITS.maxGlobLength)) return `the path glob must be at most ${FAULT_LIMITS.maxGlobLength} characters`;
+  if (rule.kind === 'status') {
+    if (!STATUSES.has(rule.status)) return `status must be one of ${[...STATUSES].join(', ')}`;
+    const ra = rule.retryAfterSeconds;
+    if (ra !== undefined && !(Number.isInteger(ra) && ra >= 0 && ra <= FAULT_LIMITS.maxRetryAfterSeconds)) return `retry-after must be whole seconds between 0 and ${FAULT_LIMITS.maxRetryAfterSeconds}`;
+  } else if (rule.kind === 'latency') {
+    if (!(Number.isInteger(rule.ms) && rule.ms >= 0 && rule.ms <= FAULT_LIMITS.maxLatencyMs)) return `latency must be between 0 and ${FAULT_LIMITS.maxLatencyMs / 1000}s`;
+  } else if (rule.kind !== 'drop') {
+    return 'kind must be status, latency or drop';
+  }
+  return whyUnmatched(rule);
+}
+
+/** The first problem of a list of rules, with the rule's index, or null. */
+export function checkFaultRules(rules: FaultRule[]): { index: number; message: string } | null {
+  for (const [index, rule] of rules.entries()) {
+    const message = checkFaultRule(rule);
+    if (message) return { index, message };
+  }
+  return null;
+}
+
 function parseRate(word: string | undefined, raw: string): number {
-  const n = word ? Number(word.slice(0, -1)) : NaN;
+  // Digits only: `1e2%` is not a rate.
+  const n = word && /^\d{1,3}(\.\d{1,6})?%$/.test(word) ? Number(word.slice(0, -1)) : NaN;
   if (!(n >= 0 && n <= 100)) throw new Error(`fault '${raw}': needs a rate such as 10%`);
   return n / 100;
 }
@@ -105,9 +141,45 @@ function segmentsMatch(glob: string[], route: string[]): boolean {
   return from(0, 0);
 }
 
-/** Linear-time glob matching (core/glob.ts): a rule's glob is tested on every request. */
-function globMatches(pattern: string, path: string): boolean {
-  return glob(pattern).matches(path);
+/**
+ * Whether a glob matches a path: `**` is any text, `*` any text without `/`, everything else
+ * literal. Matched by stepping the set of glob positions along the path (no backtracking): time
+ * is at most path length x glob length, however the stars are placed (issue 24.8).
+ */
+export function globMatches(glob: string, path: string): boolean {
+  type Token = { star: 0 | 1 | 2; ch: string };
+  const tokens: Token[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    if (glob[i] !== '*') tokens.push({ star: 0, ch: glob[i]! });
+    else if (glob[i + 1] === '*') {
+      while (glob[i + 1] === '*') i++;
+      tokens.push({ star: 2, ch: '' });
+    } else tokens.push({ star: 1, ch: '' });
+  }
+  const n = tokens.length;
+  // states[k]: the first k tokens have consumed the path read so far. A star may consume nothing.
+  let states = new Uint8Array(n + 1);
+  const close = (set: Uint8Array) => {
+    for (let k = 0; k < n; k++) if (set[k] && tokens[k]!.star) set[k + 1] = 1;
+  };
+  states[0] = 1;
+  close(states);
+  for (const c of path) {
+    const next = new Uint8Array(n + 1);
+    let alive = false;
+    for (let k = 0; k < n; k++) {
+      if (!states[k]) continue;
+      const t = tokens[k]!;
+      if (t.star === 2 || (t.star === 1 && c !== '/')) next[k] = 1;
+      else if (t.star === 0 && t.ch === c) next[k + 1] = 1;
+      else continue;
+      alive = true;
+    }
+    if (!alive) return false;
+    close(next);
+    states = next;
+  }
+  return states[n] === 1;
 }
 
 /** Small seeded generator (mulberry32): a given seed injects the same faults in the same order. */

@@ -41,6 +41,20 @@ export const nonEmpty = (max = 1024) =>
 
 export const optionalNonEmpty = (max = 1024) => nonEmpty(max).optional();
 
+// Fields that more than one family's body schemas take (an item's id, version and assignees are
+// also what a bulk job's entries name): one definition, so the rules cannot drift apart.
+
+/** A content item id (a UUID). */
+export const contentItemId = () =>
+  z.string({ error: 'is required' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a content item id (a UUID)');
+
+/** The version a write is based on. */
+export const versionNumber = () =>
+  z.number({ error: (i) => (i.input === undefined ? 'is required (the current version)' : 'must be a number') }).int('must be an integer').min(1);
+
+/** User ids an item is assigned to. */
+export const assignees = () => z.array(nonEmpty(255)).max(100);
+
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /**

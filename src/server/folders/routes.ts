@@ -4,7 +4,8 @@ import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
 import { loadFolder } from './load.js';
 import { loadRepository } from '../repositories/index.js';
-import { folderContents, folders, type Folder } from './store.js';
+import { archivedItemsIn, folderContents, folders, type Folder } from './store.js';
+import { items, touchItem } from '../items/index.js';
 import { renderFolder } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
@@ -45,7 +46,12 @@ export function update(ctx: RequestContext) {
   return ok(renderFolder(ctx, next), ctx.href(`/folders/${folder.id}`));
 }
 
-/** Deletes an empty folder; one holding sub-folders or items is refused, so nothing is lost silently. */
+/**
+ * Deletes an empty folder; one holding sub-folders or items that are not archived is refused, so
+ * nothing is lost silently. Archived items do not hold a folder open (the vendor's cleanup
+ * archives every item, then deletes the folders): they move to the repository root, so an item
+ * unarchived later never names a folder that is gone (no new version: the move is the service's).
+ */
 export function remove(ctx: RequestContext) {
   const folder = loadFolder(ctx);
   const contents = folderContents(ctx.db, folder.id);
@@ -58,6 +64,10 @@ export function remove(ctx: RequestContext) {
       folders: contents.folders,
       items: contents.items,
     });
+  }
+  for (const id of archivedItemsIn(ctx.db, folder.id)) {
+    const item = items(ctx.db).get(id);
+    if (item) touchItem(ctx.db, { ...item, folderId: null });
   }
   folders(ctx.db).delete(folder.id);
   return noContent();

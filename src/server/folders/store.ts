@@ -22,10 +22,15 @@ export const folders = (db: Db) =>
     { createdDate: 'created_date', name: 'name' },
   );
 
-/** Whether a folder holds sub-folders or content items (of any status): it cannot be deleted then. */
+/** What holds a folder open: its sub-folders and its items that are not archived (issue 22.8). */
 export function folderContents(db: Db, id: string): { folders: number; items: number } {
   return {
     folders: stmt(db, 'SELECT count(*) FROM folders WHERE parent_id = ?').pluck().get(id) as number,
-    items: stmt(db, 'SELECT count(*) FROM content_items WHERE folder_id = ?').pluck().get(id) as number,
+    items: stmt(db, "SELECT count(*) FROM content_items WHERE folder_id = ? AND status <> 'ARCHIVED'").pluck().get(id) as number,
   };
+}
+
+/** The archived items of a folder (they move to the repository root when it is deleted). */
+export function archivedItemsIn(db: Db, id: string): string[] {
+  return stmt(db, "SELECT id FROM content_items WHERE folder_id = ? AND status = 'ARCHIVED'").pluck().all(id) as string[];
 }

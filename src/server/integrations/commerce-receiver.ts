@@ -1,4 +1,5 @@
 import type { ServiceHost } from '../core/context.js';
+import type { Db } from '../core/db.js';
 import type { Delivery } from '../webhooks/index.js';
 import { integrations, type Integration } from './store.js';
 import { syncCampaign } from './commerce-campaigns.js';
@@ -37,6 +38,12 @@ function publishedEvent(service: ServiceHost, integration: Integration, payload:
   const asset = recordAsset(service.db, integration, payload as unknown as PublishedItem, service.clock.now());
   if (!asset) return { status: 404, body: `content item ${payload.id} is not content of this hub` };
   return { status: 200, body: `content asset ${asset.itemId} at version ${asset.version}` };
+}
+
+/** The hub of the commerce integration the path names (the webhooks family refuses another hub's). */
+export function hubOf(db: Db, path: string): string | null {
+  const integration = integrations(db).get(path.replace(/^\/+/, ''));
+  return integration?.type === 'commerce' ? integration.hubId : null;
 }
 
 export function receive(service: ServiceHost, _delivery: Delivery, path: string, body: string): Answer {

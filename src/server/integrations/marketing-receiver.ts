@@ -15,6 +15,12 @@ export interface MarketingDelivery {
   event: unknown;
 }
 
+/** The hub of the marketing integration the path names (the webhooks family refuses another hub's). */
+export function hubOf(db: Db, path: string): string | null {
+  const integration = integrations(db).get(path.replace(/^\/+/, ''));
+  return integration?.type === 'marketing' ? integration.hubId : null;
+}
+
 export function receive(service: ServiceHost, delivery: Delivery, path: string, body: string): { status: number; body?: string } {
   const id = path.replace(/^\/+/, '');
   const integration = integrations(service.db).get(id);

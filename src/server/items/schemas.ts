@@ -1,10 +1,10 @@
-import { body, nonEmpty, z } from '../core/validate.js';
+import { assignees as assigneeList, body, contentItemId, nonEmpty, versionNumber as versionField, z } from '../core/validate.js';
 
 const meta = z.object({ schema: z.string({ error: 'is required (the content type URI)' }).min(1), name: z.string().optional(), deliveryKey: z.string().nullable().optional() }).passthrough();
 const itemBody = z.object({ _meta: meta }).passthrough();
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale such as en-GB');
-const assignees = z.array(nonEmpty(255)).max(100);
-const versionNumber = z.number({ error: (i) => (i.input === undefined ? 'is required (the current version)' : 'must be a number') }).int('must be an integer').min(1);
+const assignees = assigneeList();
+const versionNumber = versionField();
 const folderId = z.string().nullable().optional();
 
 /** Create and copy share one route (copy is ?sourceContentItemId=): the handler picks the strict schema. */
@@ -52,7 +52,7 @@ export const bulkUpdate = body('ContentItem', z.array(z.unknown()).min(1, 'must 
 export const bulkEntry = body(
   'ContentItem',
   z.object({
-    id: z.string({ error: 'is required' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a content item id (a UUID)'),
+    id: contentItemId(),
     version: versionNumber,
     label: changes.label,
     folderId,

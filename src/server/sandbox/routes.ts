@@ -7,7 +7,7 @@ import { hashSecret, newGeneration, seedAdminClient, ADMIN_CLIENT_ID } from '../
 import { writeState } from '../core/state.js';
 import { grantAcl } from '../core/auth/principal.js';
 import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../core/auth/permissions.js';
-import { parseFaults, whyUnmatched, type FaultRule } from '../core/faults.js';
+import { checkFaultRules, parseFaults, type FaultRule } from '../core/faults.js';
 import type { Input } from '../core/validate.js';
 import type * as schemas from './schemas.js';
 
@@ -174,11 +174,9 @@ export function setFaults(ctx: RequestContext) {
   } catch (err) {
     throw badRequest((err as Error).message, { entity: 'Faults', property: 'spec', invalidValue: input.spec });
   }
-  // Structured rules get the check parseFaults gives a spec: none may match nothing.
-  rules.forEach((rule, i) => {
-    const unmatched = whyUnmatched(rule);
-    if (unmatched) throw badRequest(`rule ${i}: ${unmatched}`, { entity: 'Faults', property: `rules.${i}`, invalidValue: rule });
-  });
+  // Structured rules get the one check parseFaults gives a spec: bounded numbers, a rule that can match.
+  const problem = input.spec === undefined ? checkFaultRules(rules) : null;
+  if (problem) throw badRequest(`rule ${problem.index}: ${problem.message}`, { entity: 'Faults', property: `rules.${problem.index}`, invalidValue: rules[problem.index] });
   ctx.service.faults.configure(rules, input.seed);
   return ok(ctx.service.faults.report());
 }

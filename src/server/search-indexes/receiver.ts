@@ -1,4 +1,5 @@
 import type { ServiceHost } from '../core/context.js';
+import type { Db } from '../core/db.js';
 import type { Delivery } from '../webhooks/index.js';
 import { searchIndexes } from './store.js';
 import { deleteEverywhere, isAssigned, objectFor, upsertEverywhere, type ItemPayload } from './sync.js';
@@ -8,6 +9,11 @@ import { deleteEverywhere, isAssigned, objectFor, upsertEverywhere, type ItemPay
  * item of an assigned type is written to the index and its replicas, an archived one removed.
  * An archived index keeps its records as they are. Runs inside the delivery's transaction.
  */
+/** The hub of the index the path names (the webhooks family refuses another hub's). */
+export function hubOf(db: Db, path: string): string | null {
+  return searchIndexes(db).get(path.replace(/^\/+/, ''))?.hubId ?? null;
+}
+
 export function receive(service: ServiceHost, delivery: Delivery, path: string): { status: number; body?: string } {
   const indexId = path.replace(/^\/+/, '');
   const index = searchIndexes(service.db).get(indexId);

@@ -70,7 +70,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
   let error: string | null = null;
   try {
     if (delivery.url.startsWith(INTERNAL_SCHEME)) {
-      const answer = await deliverInternally(service, delivery, body);
+      const answer = await deliverInternally(service, delivery, hook.hubId, body);
       status = answer.status;
       responseBody = answer.body.slice(0, MAX_LOGGED_BODY);
     } else {

@@ -7,6 +7,7 @@ import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHea
 import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
+import { internalHandlerProblem } from './internal.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
@@ -17,6 +18,7 @@ export function list(ctx: RequestContext) {
 export function create(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
   const input = ctx.body<Input<typeof bodies.create>>();
+  checkHandlers(ctx, input.handlers, hubId);
   const hook: Webhook = {
     id: newId(ctx.now()),
     hubId,
@@ -43,6 +45,7 @@ export function get(ctx: RequestContext) {
 export function update(ctx: RequestContext) {
   const hook = load(ctx);
   const input = ctx.body<Input<typeof bodies.update>>();
+  if (input.handlers) checkHandlers(ctx, input.handlers, hook.hubId);
   const next: Webhook = {
     ...hook,
     ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'headers')),
@@ -89,6 +92,20 @@ function mergeHeaders(given: Input<typeof bodies.update>['headers'] & object, st
     if (value === null) throw badRequest(`Header ${h.key} needs a value`, { entity: 'Webhook', property: 'headers', invalidValue: h.key });
     return { key: h.key, value, secret };
   });
+}
+
+/** A receiver inside the sandbox may be named only for a resource of the webhook's own hub (issue 24.6). */
+function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): void {
+  for (const handler of handlers) {
+    const problem = internalHandlerProblem(ctx.db, handler, hubId);
+    if (problem) {
+      throw badRequest(`Handler ${handler} ${problem.replace(`hub ${hubId}`, 'this hub')}: a sandbox receiver accepts only resources of the webhook's own hub`, {
+        entity: 'Webhook',
+        property: 'handlers',
+        invalidValue: handler,
+      });
+    }
+  }
 }
 
 function load(ctx: RequestContext): Webhook {

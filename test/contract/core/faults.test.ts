@@ -119,3 +119,34 @@ describe('fault injection', () => {
     }
   });
 });
+
+// Issue 24.8 over HTTP: the structured rules get the spec text's bounds, and a backtracking glob
+// costs a request nothing.
+describe('fault rules: bounds and glob cost', () => {
+  it('structured rules with unbounded numbers are refused naming the rule', async () => {
+    const srv2 = await startServer();
+    try {
+      const admin = await new Api(srv2.url).login();
+      for (const rule of [
+        { kind: 'status', status: 429, rate: 1, retryAfterSeconds: 1e308 },
+        { kind: 'status', status: 503, rate: 1, retryAfterSeconds: 86_401 },
+        { kind: 'drop', rate: 1, path: `/v2/content/${'*'.repeat(600)}` },
+      ]) {
+        const res = await admin.post('/__sandbox/faults', { rules: [rule] });
+        expect(res.status, JSON.stringify(rule)).toBe(400);
+        expect(res.body.errors[0].property).toBe('rules.0');
+      }
+      for (const spec of ['latency 100000000s 10%', '429 10% retry-after Infinity', '429 10% retry-after 1e308']) {
+        expect((await admin.post('/__sandbox/faults', { spec })).status, spec).toBe(400);
+      }
+      const set = await admin.post('/__sandbox/faults', { spec: '503 100% on /v2/content/**a**a**a**a**a**a**b' });
+      expect(set.status, set.text).toBe(200);
+      const started = performance.now();
+      const res = await admin.get(`/${'a'.repeat(200)}`);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(res.status).toBe(404);
+    } finally {
+      await srv2.stop();
+    }
+  });
+});

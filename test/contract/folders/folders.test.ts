@@ -193,6 +193,36 @@ describe('get, rename and delete', () => {
     expect(expectError(await admin.del(`/folders/${f.id}`), 409)).toMatchObject({ code: 'FOLDER_NOT_EMPTY', folders: 0, items: 1 });
     expect((await admin.get(`/folders/${f.id}`)).status).toBe(200);
   });
+
+  // Issue 22.8: the vendor's cleanup archives every item, then deletes the folders.
+  it('archived items do not hold a folder open: it is deleted, and they move to the repository root', async () => {
+    const type = await createType(admin, hubId);
+    await admin.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: type.id });
+    const parent = await folderIn(repo.id, 'Cleaned');
+    const child = await childOf(parent.id, 'Cleaned inside');
+    const made: any[] = [];
+    for (const folderId of [parent.id, child.id, child.id]) {
+      const res = await admin.post(`/content-repositories/${repo.id}/content-items`, { label: 'to archive', folderId, body: { _meta: { schema: type.contentTypeUri }, title: 'x' } });
+      expect(res.status, res.text).toBe(201);
+      made.push(res.body);
+    }
+    // The child's items are archived; the parent's one is still active.
+    for (const item of made.slice(1)) expect((await admin.post(`/content-items/${item.id}/archive`, { version: item.version })).status).toBe(200);
+    const archivedOnly = await admin.del(`/folders/${child.id}`);
+    expect(archivedOnly.status, archivedOnly.text).toBe(204);
+    // The parent still holds an active item: refused, counting only that one.
+    expect(expectError(await admin.del(`/folders/${parent.id}`), 409)).toMatchObject({ code: 'FOLDER_NOT_EMPTY', folders: 0, items: 1 });
+    expect((await admin.post(`/content-items/${made[0].id}/archive`, { version: made[0].version })).status).toBe(200);
+    expect((await admin.del(`/folders/${parent.id}`)).status).toBe(204);
+    for (const item of made) {
+      const now = (await admin.get(`/content-items/${item.id}`)).body;
+      expect(now).toMatchObject({ status: 'ARCHIVED', folderId: null, version: item.version + 1 });
+      // Unarchived, it is in the repository root, not in a folder that no longer exists.
+      const back = await admin.post(`/content-items/${item.id}/unarchive`, { version: now.version });
+      expect(back.status, back.text).toBe(200);
+      expect(back.body.folderId).toBeNull();
+    }
+  });
 });
 
 describe('permissions', () => {

@@ -181,20 +181,31 @@ describe('deliveries to the commerce platform', () => {
     expect(log.every((r) => r.result === 200 && r.responseStatus === 200 && r.url === `sandbox://commerce/${integration.id}`)).toBe(true);
   });
 
-  it('a malformed delivery is answered 400 and an unknown integration 404: both recorded as 202, not retried', async () => {
+  it('a malformed delivery is answered 400 and a deleted integration 404: both recorded as 202, not retried', async () => {
+    // An unknown integration is refused when the webhook is made (issue 24.6); one deleted since answers 404.
+    const gone = await api.post('/integrations/commerce', {
+      hubId: setup.hubId,
+      label: unique('gone'),
+      'commerce-credentials': { clientId: 'c', clientSecret: 's' },
+      'cms-credentials': { clientId: 'c', clientSecret: 's' },
+      'commerce-api': { url: 'https://shop.example.com' },
+      rendering: { templateName: 'default' },
+    });
+    expect(gone.status, gone.text).toBe(201);
     const hook = await api.post(`/hubs/${setup.hubId}/webhooks`, {
       label: unique('broken'),
       events: ['content-item.published'],
-      handlers: [`sandbox://commerce/${integration.id}`, 'sandbox://commerce/5f00000000000000000000ff'],
+      handlers: [`sandbox://commerce/${integration.id}`, `sandbox://commerce/${gone.body.id}`],
       customPayload: { type: 'text/x-handlebars-template', value: 'not json {{name}}' },
     });
     expect(hook.status, hook.text).toBe(201);
+    expect((await api.del(`/integrations/commerce/${gone.body.id}`)).status).toBe(204);
     const item = await createItem(api, setup.repoId, setup.uri);
     await api.post(`/content-items/${item.id}/publish`, {});
     const log = await until(() => requests(hook.body.id), (list) => list.length >= 2, 'two delivery attempts');
     const byUrl = Object.fromEntries(log.map((r) => [r.url, r]));
     expect(byUrl[`sandbox://commerce/${integration.id}`]).toMatchObject({ responseStatus: 400, result: 202, retryScheduledFor: null, responseBody: 'the delivery is not JSON' });
-    expect(byUrl['sandbox://commerce/5f00000000000000000000ff']).toMatchObject({ responseStatus: 404, result: 202, retryScheduledFor: null });
+    expect(byUrl[`sandbox://commerce/${gone.body.id}`]).toMatchObject({ responseStatus: 404, result: 202, retryScheduledFor: null });
   });
 });
 
