@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { glob } from '../../src/server/core/glob.js';
 
-// Path globs for the request journal and fault rules: `*` within a segment, `**` across, `?` one
+// Path globs for the request journal (fault rules keep faults.ts's globMatches, `?` literal): `*` within a segment, `**` across, `?` one
 // character; matched in linear time.
 
 describe('glob', () => {

@@ -17,7 +17,7 @@ export interface Glob {
 
 const compiled = new Map<string, Glob>();
 
-/** The glob, compiled once (a fault rule's glob is tested on every request). */
+/** The glob, compiled once (a journal filter's glob is tested on every entry). */
 export function glob(source: string): Glob {
   let g = compiled.get(source);
   if (!g) {
