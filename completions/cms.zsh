@@ -61,10 +61,14 @@ marketing:Marketing platform integrations
 list:List every integration of a hub (commerce and marketing)'
   'cms sandbox' 'client:API clients of the sandbox (for permission testing)
 clock:The sandbox clock that drives scheduling
+snapshot:Whole-sandbox snapshots\: save, restore, list, delete
 console:Print the URL of the sandbox console (and open it in the browser)
+exec:Run a command with a sandbox served for it, then stop the sandbox
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
-status:Show the state of the sandbox the profile points at'
+status:Show the state of the sandbox the profile points at
+stop:Stop the sandbox `cms sandbox serve --detach` started
+wait:Wait until the served sandbox answers (exit 8 on timeout)'
   'cms hub' 'clean:Empty a hub as the vendor'\''s cleanup does\: archive its items, delete its folders, archive its types and schemas
 clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
 create:Create a hub
@@ -88,8 +92,8 @@ versions:List the versions of a content type schema, newest first'
   'cms type' 'apply:Apply a directory of content type files to a hub\: register, update (with a diff) or leave each type
 archive:Archive a content type\: no new items of it, no settings changes
 assign:Assign a content type to a repository\: items of the type may then be created there
-effective:Print a content type with its cached schema standing alone (references to other schemas inlined)
-get:Show a content type
+effective:Print the effective schema of a content type\: references inlined, allOf merged (same as type get --effective)
+get:Show a content type (--effective\: its effective schema)
 list:List the content types of a hub
 register:Register a content type schema as a content type
 schema:Print a content type'\''s cached schema\: the version its items are validated against
@@ -219,6 +223,10 @@ reset:Put the sandbox clock back on real time (no offset, not frozen)
 resume:Let a frozen sandbox clock run again from where it stopped
 set:Set the sandbox clock to an instant (it keeps running from there unless frozen)
 show:Show the sandbox clock'
+  'cms sandbox snapshot' 'delete:Delete a named snapshot of the sandbox
+list:List the named snapshots of the sandbox
+restore:Replace everything in the sandbox with a snapshot (a name, or a file)
+save:Save everything in the sandbox as a snapshot (a name, or a file)'
 )
 _cms_opts=(
   'cms' '--profile:use a saved profile
@@ -343,7 +351,8 @@ _cms_opts=(
   'cms type assign' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --repo:the repository (id or name)'
   'cms type effective' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
-  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
+  'cms type get' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--effective:print the effective schema (references inlined, allOf merged)'
   'cms type list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. createdDate,desc
@@ -828,6 +837,11 @@ _cms_opts=(
   'cms profile use' ''
   'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
 --open:open the console in the system browser'
+  'cms sandbox exec' '--seed:start from this snapshot file
+--faults:inject faults (as cms sandbox serve --faults)
+--faults-seed:seed for the fault dice
+--data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
+--token-ttl:access token lifetime'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
@@ -836,8 +850,16 @@ _cms_opts=(
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime
 --faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)
---faults-seed:seed for the fault dice (same seed, same faults)'
+--faults-seed:seed for the fault dice (same seed, same faults)
+--seed:start from this snapshot file (replaces what the data directory holds)
+--export-on-exit:save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)
+--detach:serve in the background\: print the -o json line once it answers, write sandbox.pid in the data directory
+--pid-file:write the served JSON with its pid here while serving (what --detach uses)'
   'cms sandbox status' ''
+  'cms sandbox stop' '--data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
+  'cms sandbox wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:time between tries
+--data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
   'cms sandbox client create' '--id:client id
 --secret:client secret (prefer --secret-stdin\: flags show in process lists)
 --secret-stdin:read the client secret from standard input
@@ -851,6 +873,11 @@ _cms_opts=(
   'cms sandbox clock resume' ''
   'cms sandbox clock set' ''
   'cms sandbox clock show' ''
+  'cms sandbox snapshot delete' ''
+  'cms sandbox snapshot list' ''
+  'cms sandbox snapshot restore' '-y:do not ask for confirmation
+--yes:do not ask for confirmation'
+  'cms sandbox snapshot save' ''
   'cms api' '-F:typed field (JSON values parsed), repeatable
 --field:typed field (JSON values parsed), repeatable
 -f:string field, repeatable
@@ -1209,7 +1236,10 @@ _cms_valopts=(
   'cms extension list' ' --hub --limit '
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   'cms sandbox console' ' --port '
-  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed '
+  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl '
+  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
+  'cms sandbox stop' ' --data-dir '
+  'cms sandbox wait' ' --timeout --interval --data-dir '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms demo' ' --hub '

@@ -21,6 +21,14 @@ const sourcesAt = Math.max(newestSource(join(root, 'src')), statSync(join(root, 
 // Compile in place (a running cms keeps working meanwhile), then drop outputs whose source is gone.
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+// The types of `cms-cli/sandbox` (package.json exports): src/fixture/api.ts imports nothing, so
+// its declarations are emitted alone, not one .d.ts per source file.
+const types = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--lib', 'ES2023,DOM', '--outDir', join(dist, 'fixture'), join(root, 'src', 'fixture', 'api.ts')],
+  { stdio: 'inherit' },
+);
+if (types.status !== 0) process.exit(types.status ?? 1);
 const prune = (dir) => {
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);

@@ -26,4 +26,5 @@ export const groups: Record<string, { summary: string; aliases?: string[] }> = {
   sandbox: { summary: 'The embedded local sandbox of the whole service' },
   'sandbox client': { summary: 'API clients of the sandbox (for permission testing)' },
   'sandbox clock': { summary: 'The sandbox clock that drives scheduling' },
+  'sandbox snapshot': { summary: 'Whole-sandbox snapshots: save, restore, list, delete' },
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType, CommanderError } from 'commander';
 import type { CommandSpec, Manifest } from './define.js';
-import { ApiError, CliError, ExitCode } from '../core/errors.js';
+import { ApiError, CliError, CommandExit, ExitCode } from '../core/errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import { IO } from './io.js';
 import { visible } from '../output/visible.js';
@@ -122,6 +122,7 @@ function report(err: unknown, io: IO, debug: boolean, asJson: boolean): number {
   // Ctrl-C at a prompt (@inquirer's ExitPromptError, or AbortPromptError when the run's signal
   // aborted it): the user chose to stop, so no error text, exit 130.
   if (isPromptInterrupt(err)) return ExitCode.INTERRUPTED;
+  if (err instanceof CommandExit) return err.exitCode;
   if (err instanceof CliError || (err as Error)?.name === 'AbortError') {
     const e = err instanceof CliError ? err : new Interrupted();
     if (asJson) {

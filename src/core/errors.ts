@@ -21,6 +21,13 @@ export class CliError extends Error {
   }
 }
 
+/** The exit status of a command cms ran for the user (`sandbox exec`): nothing more to print. */
+export class CommandExit extends CliError {
+  constructor(exitCode: number) {
+    super('', exitCode);
+  }
+}
+
 /** Bad flags, arguments or input files: exit 2. */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {

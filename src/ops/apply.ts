@@ -185,7 +185,9 @@ function parseSchemaFile(raw: unknown): WantedSchema {
   const wrapped = typeof raw.schemaId === 'string' && 'body' in raw;
   const document = wrapped ? (typeof raw.body === 'string' ? parseJson(raw.body, 'its body') : raw.body) : raw;
   if (!isObject(document)) throw new Error('body must be the JSON Schema document');
-  const schemaId = wrapped ? (raw.schemaId as string) : (document.id ?? document.$id);
+  // A draft-07 document names itself with $id, the service dialect with id.
+  const draft07 = typeof document.$schema === 'string' && /json-schema\.org\/draft-07\//.test(document.$schema);
+  const schemaId = wrapped ? (raw.schemaId as string) : draft07 ? (document.$id ?? document.id) : (document.id ?? document.$id);
   if (typeof schemaId !== 'string') throw new Error('has no schema id: give the document an id, or use {schemaId, body}');
   return { schemaId, document, validationLevel: oneOf(wrapped ? raw.validationLevel : undefined, LEVELS, 'validationLevel', 'CONTENT_TYPE'), status: oneOf(wrapped ? raw.status : undefined, STATUSES, 'status', 'ACTIVE') as Status };
 }

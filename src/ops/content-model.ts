@@ -67,17 +67,22 @@ export function schemaChanges(have: HubSchema, want: Pick<WantedSchema, 'documen
 export const contentChanged = (have: HubSchema, want: WantedSchema): boolean => schemaChanges(have, want).some((c) => c.path !== 'status');
 
 /**
- * Schemas that $ref other schemas of the set come after them: the service resolves references
- * when it checks a document.
+ * Schemas that $ref other schemas of the set come after them (the service resolves references
+ * late, so any order is accepted; this order reads best in a plan and suits stricter services).
+ * Mutual references keep file order between the schemas of the cycle.
  */
 export function referencesFirst<T extends { schemaId: string; text: string }>(schemas: T[]): T[] {
   const byId = new Map(schemas.map((s) => [s.schemaId, s]));
   const out: T[] = [];
   const seen = new Set<string>();
+  const refsOf = (text: string) => new Set([...text.matchAll(/"\$ref"\s*:\s*"([^"#]*)/g)].map((m) => m[1]!));
   const visit = (s: T) => {
     if (seen.has(s.schemaId)) return;
     seen.add(s.schemaId);
-    for (const other of byId.values()) if (other !== s && s.text.includes(other.schemaId)) visit(other);
+    for (const ref of refsOf(s.text)) {
+      const other = byId.get(ref);
+      if (other && other !== s) visit(other);
+    }
     out.push(s);
   };
   schemas.forEach(visit);

@@ -16,6 +16,7 @@ export const families: Record<string, () => Promise<Family>> = {
   sandboxJobs: () => import('./sandbox/routes-jobs.js'),
   sandboxJournal: () => import('./sandbox/routes-journal.js'),
   sandboxTrigger: () => import('./sandbox/routes-trigger.js'),
+  sandboxSnapshots: () => import('./sandbox/routes-snapshots.js'),
   console: () => import('./sandbox/routes-console.js'),
   root: () => import('./hubs/routes-root.js'),
   hubs: () => import('./hubs/routes.js'),

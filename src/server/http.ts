@@ -14,8 +14,11 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
-  /** Stops accepting, ends keep-alive connections, waits for in-flight requests and deliveries. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, ends keep-alive connections, waits for in-flight requests and deliveries.
+   * `beforeDbClose` runs once all that is done, on the still open database (--export-on-exit).
+   */
+  close(beforeDbClose?: () => void): Promise<void>;
 }
 
 export interface ListenOptions {
@@ -75,15 +78,19 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     server,
-    close: () =>
+    close: (beforeDbClose) =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 3000);
         await closed;
         clearTimeout(force);
-        await sandbox.idle(5000);
-        sandbox.close();
+        try {
+          await sandbox.idle(5000);
+          beforeDbClose?.();
+        } finally {
+          sandbox.close();
+        }
       })()),
   };
 }

@@ -24,6 +24,11 @@ import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
 import { takeChangedItems } from './items/written.js';
 import { WriteBatch } from './core/write-batch.js';
 import { RequestJournal, type Answered } from './core/journal.js';
+import { restoreSnapshot, saveSnapshot, type SnapshotInfo } from './core/snapshot-file.js';
+import { packageVersion } from './core/package-version.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ServiceOptions {
   /** Faults to inject (cms sandbox serve --faults), and the seed that makes them repeatable. */
@@ -33,10 +38,18 @@ export interface ServiceOptions {
   dataDir: string;
   /** Access token lifetime in seconds (default 300, or CMS_SANDBOX_TOKEN_TTL). */
   tokenTtlSeconds?: number;
+  /** Start from this serialized database (in memory): what the programmatic API's snapshots restore. */
+  database?: Buffer;
+  /** The fault injector to use (shared with the service this one replaces), instead of a new one. */
+  faultInjector?: FaultInjector;
+  /** Where named snapshots live (default: <dataDir>/snapshots; a temporary directory in memory mode, removed on close). */
+  snapshotDir?: string;
   /** Reports unexpected errors (serve mode prints them; the embedded CLI stays quiet). */
   onError?: (err: unknown, req: { method: string; url: string }) => void;
   /** How many requests the journal holds (default 1000; the oldest go first). */
   journalSize?: number;
+  /** The request journal to record into (shared with the service this one replaces), instead of a new one. */
+  journal?: RequestJournal;
 }
 
 /** What the journal learns of a request while it is answered. */
@@ -70,7 +83,9 @@ export class Service implements ServiceHost {
   readonly journal: RequestJournal;
   private readonly router = new Router(routes);
   private readonly byOp = new Map<string, RouteDef>();
-  private readonly key: Buffer;
+  private key: Buffer;
+  /** The temporary snapshot directory of a memory-mode sandbox, removed on close. */
+  private ownSnapshotDir: string | null = null;
   /** Verified tokens (signature and claims), so a repeated token costs no HMAC. */
   private readonly verified = new Map<string, TokenClaims>();
   /** Principals by client id, valid until the data changes. */
@@ -86,7 +101,9 @@ export class Service implements ServiceHost {
   private itemsChangedHere = false;
 
   constructor(readonly options: ServiceOptions) {
-    this.db = openDatabase({ dataDir: options.dataDir, migrations });
+    this.db = openDatabase({ dataDir: options.dataDir, migrations, buffer: options.database });
+    // A snapshot file's bytes carry its marker table: not part of a live sandbox.
+    if (options.database) this.db.exec('DROP TABLE IF EXISTS sandbox_snapshot');
     this.clock = new SandboxClock(this.db);
     this.scheduler = new Scheduler(this, taskKinds);
     this.key = signingKey(this.db);
@@ -95,9 +112,10 @@ export class Service implements ServiceHost {
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.inTransaction = transactionRunner(this.db);
     this.writes = new WriteBatch(this.db, () => this.markChanged());
-    this.faults = new FaultInjector(options.faultSeed);
-    this.journal = new RequestJournal(options.journalSize);
-    if (options.faults) this.faults.configure(options.faults, options.faultSeed);
+    this.faults = options.faultInjector ?? new FaultInjector(options.faultSeed);
+    if (options.faults && !options.faultInjector) this.faults.configure(options.faults, options.faultSeed);
+    // Shared like the fault injector with the service a restore puts in this one's place: the journal observes the server.
+    this.journal = options.journal ?? new RequestJournal(options.journalSize);
   }
 
   /**
@@ -137,6 +155,14 @@ export class Service implements ServiceHost {
       if (this.itemsChangedHere) this.scheduler.forgetNextDue();
       this.itemsChangedHere = false;
       return;
+    }
+    // Another process may have restored a snapshot with another signing key.
+    if (version !== this.seenDataVersion && this.seenDataVersion !== -1) {
+      const key = signingKey(this.db);
+      if (!key.equals(this.key)) {
+        this.key = key;
+        this.verified.clear();
+      }
     }
     this.seenDataVersion = version;
     this.changedHere = false;
@@ -339,10 +365,47 @@ export class Service implements ServiceHost {
     await this.scheduler.idle(timeoutMs);
   }
 
+  /** Where named snapshots live (created on first use). */
+  get snapshotDir(): string {
+    if (this.options.snapshotDir) return this.options.snapshotDir;
+    if (this.options.dataDir !== ':memory:') return join(this.options.dataDir, 'snapshots');
+    // tmpfs where there is one: snapshots of a memory sandbox need not reach a disk.
+    return (this.ownSnapshotDir ??= mkdtempSync(join(process.platform === 'linux' ? '/dev/shm' : tmpdir(), 'cms-snapshots-')));
+  }
+
+  /** Writes a snapshot of everything to `file` (pending batched writes included). */
+  saveSnapshot(file: string): SnapshotInfo {
+    this.writes.commit();
+    return saveSnapshot(this.db, file, packageVersion());
+  }
+
+  /** The whole database as bytes (pending batched writes included): an in-memory snapshot. */
+  serialize(): Buffer {
+    this.writes.commit();
+    return this.db.serialize();
+  }
+
+  /** Replaces everything with the snapshot in `file`; cached state (signing key, clock, tokens) is read again. */
+  restoreSnapshot(file: string): SnapshotInfo {
+    this.writes.commit();
+    const info = restoreSnapshot(this.db, file, migrations);
+    this.afterRestore();
+    return info;
+  }
+
+  private afterRestore(): void {
+    this.key = signingKey(this.db);
+    this.verified.clear();
+    this.markChanged();
+    this.clock.refresh();
+  }
+
   close(): void {
     this.scheduler.stop();
     if (this.db.open) this.writes.commit();
     if (this.db.open) this.db.close();
+    if (this.ownSnapshotDir) rmSync(this.ownSnapshotDir, { recursive: true, force: true });
+    this.ownSnapshotDir = null;
   }
 }
 

@@ -118,7 +118,9 @@ describe('cms schema, type, folder and workflow', () => {
     expect(JSON.parse(synced.stdout).cachedSchema.title).toBe('Banner v2');
     expect((await home.json(['type', 'schema', typeId])).title).toBe('Banner v2');
     const effective = JSON.parse((await home.run(['type', 'effective', typeId])).stdout);
-    expect(effective).toMatchObject({ id: typeId, cachedSchema: { title: 'Banner v2' } });
+    // The effective schema (wire-contract §6.6): the document itself, allOf merged.
+    expect(effective).toMatchObject({ id: BANNER, title: 'Banner v2', type: 'object' });
+    expect(effective.properties._meta).toBeTruthy();
   });
 
   it('type archive, unarchive, unassign and assign; a second archive exits 1', async () => {

@@ -28,6 +28,7 @@ const SKIPPED: Record<string, string> = {
   'cms sandbox console --open': 'opens a web browser',
   'npm install && npx cms demo': 'installs the package; the test runs the built bin (and `cms demo` runs below)',
   'cms item import ./dc-export/content --hub prod --layout dc-cli --mapping-file ~/.amplience/imports/hub-5f1a.json': 'needs the dc-cli repositories; dc-cli-layout.test.ts runs it on its fixture',
+  'cms sandbox exec --seed ./test/base.snapshot -- npm test': "runs the reader's own test suite; fixture-package.test.ts runs the doc's vitest and jest examples in a scratch project",
   'cms edition resolve 5f1a2b3c4d5e6f7a8b9c0d1e --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2': 'needs an edition with a conflict; edition-scheduling contract tests cover resolve',
 };
 
@@ -43,7 +44,8 @@ const EXPECTED: Record<string, { code: number; why: string }> = {
 };
 
 /** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */
-const SERVERS = /^(npx )?cms sandbox serve\b|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
+// (--detach returns once the server answers: it runs as any example, and stops its server itself.)
+const SERVERS = /^(npx )?cms sandbox serve\b(?!.*--detach)|^CMS_DATA_DIR=\S+ cms sandbox serve\b/;
 /** Examples that replace the sandbox's data, or create a hub or repository the demo has: each runs in a fresh home of its own. */
 const ISOLATED = /^cms (demo|sandbox reset|hub create|repo create|api POST \/hubs)\b/;
 
@@ -324,6 +326,8 @@ const PRELUDES: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^cms (type|schema|index|item) unarchive (\S+)/, (m) => `cms ${m[1]} archive ${m[2]}`],
   [/^cms edition unschedule (\S+)/, (m) => `cms edition schedule ${m[1]} --ignore-warnings --yes`],
   [/^cms login --profile editor\b/, () => 'cms sandbox client create --id editor --secret s3cret --permission all --acl hub:demo:READ'],
+  [/^cms sandbox snapshot (?:restore|delete) (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
+  [/^cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
 ];
 
 const UUID_ITEMS: Record<string, string> = {

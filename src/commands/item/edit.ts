@@ -83,12 +83,16 @@ async function checkSchema(client: ApiClient, current: ItemResource & { contentR
   const typeId = repo?.contentTypes?.find((t) => t.contentTypeUri === uri)?.hubContentTypeId;
   // An unknown or unassigned schema: the service's answer (400) says what is wrong.
   if (!typeId) return;
-  const type = await client.get<{ cachedSchema?: Record<string, unknown> }>(`/content-types/${typeId}/effective-content-type`).catch(() => null);
-  if (!type?.cachedSchema) return;
+  // The effective schema stands alone (references inlined); an older answer carried it as cachedSchema.
+  const effective = await client.get<Record<string, unknown> & { cachedSchema?: Record<string, unknown> }>(`/content-types/${typeId}/effective-content-type`).catch(() => null);
+  if (!effective || typeof effective !== 'object') return;
+  const { _links: _l, ...document } = effective;
+  const schema = effective.cachedSchema ?? document;
+  // The same validator as the service: the draft the schema declares, patterns on RE2 (a remote schema cannot stall the CLI).
   const { compile, validate } = await import('../../server/schemas/json-schema.js');
   let problems;
   try {
-    problems = validate(compile(type.cachedSchema), body, 'body');
+    problems = validate(compile(schema), body, 'body');
   } catch {
     return;
   }

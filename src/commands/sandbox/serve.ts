@@ -1,7 +1,9 @@
+import type { Context } from '../../cli/context.js';
 import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
-import { UsageError } from '../../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
+import { PID_FILE, parsePort, seedFile, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -11,20 +13,28 @@ interface Opts {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  seed?: string;
+  exportOnExit?: string;
+  detach?: boolean;
+  pidFile?: string;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+/** How long --detach waits for the served sandbox to answer before giving up. */
+const DETACH_TIMEOUT_MS = 20_000;
 
 export default defineCommand<Opts>({
   summary: 'Serve the sandbox over HTTP for other clients (SDKs, curl, CI)',
   description:
-    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM.',
+    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM. --seed starts from a snapshot (replacing the data directory\'s content); --export-on-exit saves a snapshot when stopped; --detach starts it in the background (prints the -o json line, writes sandbox.pid in the data directory: `cms sandbox wait`, `cms sandbox stop`).',
   examples: [
     'cms sandbox serve',
     'cms sandbox serve --port 0 -o json',
     'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000',
     'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
     'cms sandbox serve --host 0.0.0.0 --allow-host sandbox.internal --allow-host .ci.example.com',
+    'cms sandbox serve --port 0 --export-on-exit ./state.snapshot',
+    'cms sandbox serve --detach --port 0 && cms sandbox wait && cms sandbox stop',
   ],
   options: [
     { flags: '--host <address>', description: 'address to bind (other than loopback exposes the sandbox to the network)', default: '127.0.0.1' },
@@ -42,44 +52,25 @@ export default defineCommand<Opts>({
       description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)',
     },
     { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
+    { flags: '--seed <snapshot>', description: 'start from this snapshot file (replaces what the data directory holds)' },
+    { flags: '--export-on-exit <file>', description: 'save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)' },
+    { flags: '--detach', description: 'serve in the background: print the -o json line once it answers, write sandbox.pid in the data directory' },
+    { flags: '--pid-file <file>', description: 'write the served JSON with its pid here while serving (what --detach uses)', hidden: true },
   ],
   async run(ctx, _args, opts) {
-    const port = Number(opts.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got '${opts.port}'`);
+    const port = parsePort(opts.port);
     const directory = opts.dataDir ?? dataDir(ctx.env);
-    const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../../server/app.js');
-    const { listen } = await import('../../server/http.js');
-    const { parseFaults } = await import('../../server/core/faults.js');
-    const { parseAllowHost } = await import('../../server/core/host.js');
-    for (const value of opts.allowHost ?? []) {
-      try {
-        parseAllowHost(value);
-      } catch (err) {
-        throw new UsageError(`--allow-host: ${(err as Error).message}`);
-      }
+    const { resolve, dirname } = await import('node:path');
+    const exportFile = opts.exportOnExit === undefined ? undefined : resolve(opts.exportOnExit);
+    if (exportFile) {
+      const { statSync } = await import('node:fs');
+      if (!statSync(dirname(exportFile), { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: no directory ${dirname(exportFile)}`);
     }
-    let faults: ReturnType<typeof parseFaults> | undefined;
-    try {
-      faults = opts.faults ? parseFaults(opts.faults) : undefined;
-    } catch (err) {
-      throw new UsageError(`--faults: ${(err as Error).message}`);
-    }
-    const sandbox = createSandbox({
-      dataDir: directory,
-      tokenTtlSeconds: opts.tokenTtl,
-      faults,
-      faultSeed: opts.faultsSeed,
-      onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
-    });
-    let server;
-    try {
-      server = await listen(sandbox, opts.host, port, { allowHosts: opts.allowHost });
-    } catch (err) {
-      sandbox.close();
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is already in use`, 'Choose another with --port, or --port 0 for a free one.');
-      throw err;
-    }
+    if (opts.seed !== undefined) seedFile(opts.seed);
+    if (opts.detach) return detach(ctx, opts, directory, port);
+
+    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, seed: opts.seed });
+    const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -88,7 +79,7 @@ export default defineCommand<Opts>({
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
-    const info = { url: server.url, consoleUrl: `${server.url}/`, apiUrl: `${server.url}/v2/content`, authUrl: server.url, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET, dataDir: directory };
+    if (opts.pidFile) await writePidFile(opts.pidFile, info);
     if (ctx.globals.output === 'table') {
       ctx.io.out(
         [
@@ -99,7 +90,8 @@ export default defineCommand<Opts>({
           `  Client id      ${info.clientId}`,
           `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
           `  Data directory ${info.dataDir}`,
-          ...(faults?.length ? [`  Faults         ${opts.faults}`] : []),
+          ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
+          ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),
@@ -108,7 +100,77 @@ export default defineCommand<Opts>({
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
-    await server.close();
+    let saved: string | undefined;
+    try {
+      await server.close(exportFile ? () => void (saved = `Saved a snapshot of the sandbox to ${exportFile} (${sandbox.service.saveSnapshot(exportFile).counts.items} items)`) : undefined);
+    } finally {
+      if (opts.pidFile) await removePidFile(opts.pidFile);
+    }
+    if (saved) ctx.io.err(`${saved}\n`);
     return done('Sandbox stopped');
   },
 });
+
+/** The served JSON with the pid, written whole (temporary file and rename): readers never see half of it. */
+async function writePidFile(file: string, info: ServedInfo): Promise<void> {
+  const { writeFileSync, renameSync } = await import('node:fs');
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+async function removePidFile(file: string): Promise<void> {
+  const { readFileSync, rmSync } = await import('node:fs');
+  try {
+    // Only our own: another serve may have taken the directory over since.
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(file, { force: true });
+  } catch {
+    /* gone already */
+  }
+}
+
+/** Starts `cms sandbox serve` again in the background, waits for its pid file, prints its JSON. */
+async function detach(ctx: Context, opts: Opts, directory: string, port: number) {
+  const [{ spawn }, fs, { join }, { readPidFile }, { ensurePrivateDir }] = await Promise.all([
+    import('node:child_process'),
+    import('node:fs'),
+    import('node:path'),
+    import('./_pid.js'),
+    import('../../config/private-dir.js'),
+  ]);
+  ensurePrivateDir(directory, 'data directory');
+  const pidFile = join(directory, PID_FILE);
+  const running = readPidFile(pidFile);
+  if (running) throw new CliError(`A sandbox is already serving this data directory: pid ${running.pid} on ${running.url}`, 1, 'Stop it with `cms sandbox stop`, or use another --data-dir.');
+  fs.rmSync(pidFile, { force: true });
+  const logFile = join(directory, 'sandbox.log');
+  const log = fs.openSync(logFile, 'w', 0o600);
+  const args = [process.argv[1]!, 'sandbox', 'serve', '--host', opts.host, '--port', String(port), '--data-dir', directory, '--pid-file', pidFile, '-o', 'json'];
+  const pass: [string, string | number | undefined][] = [
+    ['--token-ttl', opts.tokenTtl],
+    ['--faults', opts.faults],
+    ['--faults-seed', opts.faultsSeed],
+    ['--seed', opts.seed === undefined ? undefined : (await import('node:path')).resolve(opts.seed)],
+    ['--export-on-exit', opts.exportOnExit === undefined ? undefined : (await import('node:path')).resolve(opts.exportOnExit)],
+  ];
+  for (const [flag, value] of pass) if (value !== undefined) args.push(flag, String(value));
+  for (const h of opts.allowHost ?? []) args.push('--allow-host', h);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
+  fs.closeSync(log);
+  let exited: number | null = null;
+  child.once('exit', (code, signal) => (exited = code ?? (signal ? 128 : 1)));
+  child.unref();
+  const deadline = Date.now() + DETACH_TIMEOUT_MS;
+  for (;;) {
+    const info = readPidFile(pidFile);
+    if (info && info.pid === child.pid) {
+      ctx.io.out(`${JSON.stringify(info)}\n`);
+      return;
+    }
+    if (exited !== null || Date.now() > deadline) {
+      if (exited === null) child.kill('SIGTERM');
+      const tail = fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' / ');
+      throw new CliError(`The detached sandbox did not start${exited !== null ? ` (exit ${exited})` : ` within ${DETACH_TIMEOUT_MS / 1000} s`}: ${tail}`, exited === 2 ? 2 : 1, `Its output is in ${logFile}.`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

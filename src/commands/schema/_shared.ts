@@ -35,9 +35,10 @@ export async function findSchema(ctx: Context, client: ApiClient, value: string,
   throw new NotFound(`No content type schema with id ${value} in this hub`, 'List them with `cms schema list`.');
 }
 
-/** The id URL a schema document names itself by. */
+/** The id URL a schema document names itself by: $id in draft-07, id in the service dialect. */
 export function documentId(doc: Record<string, unknown>): string | undefined {
-  const id = doc.id ?? doc.$id;
+  const draft07 = typeof doc.$schema === 'string' && /json-schema\.org\/draft-07\//.test(doc.$schema);
+  const id = draft07 ? (doc.$id ?? doc.id) : (doc.id ?? doc.$id);
   return typeof id === 'string' ? id : undefined;
 }
 

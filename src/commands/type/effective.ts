@@ -4,8 +4,8 @@ import { documentOutput } from '../schema/_shared.js';
 import { findType } from './_shared.js';
 
 export default defineCommand<{ hub?: string }>({
-  summary: 'Print a content type with its cached schema standing alone (references to other schemas inlined)',
-  examples: ['cms type effective Banner', 'cms type effective Banner --query cachedSchema.properties'],
+  summary: 'Print the effective schema of a content type: references inlined, allOf merged (same as type get --effective)',
+  examples: ['cms type effective Banner', 'cms type effective Banner --query properties'],
   args: [{ name: 'type', description: 'content type id, schema URI or label', required: true }],
   options: [hubOption],
   async run(ctx, args, opts) {

@@ -10,7 +10,7 @@ import { repositories } from '../repositories/index.js';
 import { hubStatusFilter, schemaByUri, type ContentTypeSchema } from '../schemas/index.js';
 import { renderCachedSchema, renderContentType } from './render.js';
 import { renderRepository } from '../repositories/index.js';
-import { inlineSchemaRefs } from '../schemas/index.js';
+import { effectiveSchema } from '../schemas/index.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 
@@ -95,14 +95,17 @@ export function syncSchema(ctx: RequestContext) {
   return ok(renderCachedSchema(ctx, next), ctx.href(`/content-types/${type.id}/schema`));
 }
 
-/** The content type with its cached schema standing alone: refs to other schemas of the hub inlined. */
+/**
+ * The effective content type: a JSON Schema document, the cached schema with every reference
+ * (other schemas of the hub, core, localization) inlined and its allOf merged, so top-level
+ * `properties` lists every property an item can have (wire-contract §6.6), plus `_links`.
+ */
 export function effective(ctx: RequestContext) {
   const type = loadContentType(ctx);
-  const rendered = renderContentType(ctx, type);
+  const self = ctx.href(`/content-types/${type.id}`);
   return ok({
-    ...rendered,
-    cachedSchema: inlineSchemaRefs(ctx.db, type.hubId, type.cachedSchema),
-    _links: { ...rendered._links, self: link(ctx.href(`/content-types/${type.id}/effective-content-type`)) },
+    ...effectiveSchema(ctx.db, type.hubId, type.cachedSchema),
+    _links: { self: link(`${self}/effective-content-type`), 'content-type': link(self), 'content-type-schema': link(`${self}/schema`) },
   });
 }
 

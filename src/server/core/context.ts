@@ -10,6 +10,7 @@ import type { RequestJournal } from './journal.js';
 import type { Caches } from './caches.js';
 import type { ServiceRequest } from './exchange.js';
 import { validateNow } from './body-schemas.js';
+import type { SnapshotInfo } from './snapshot-file.js';
 
 /**
  * What handlers and scheduled tasks need of the service. The service (service.ts) implements it;
@@ -28,6 +29,10 @@ export interface ServiceHost {
   readonly caches: Caches;
   /** Records that this process changed the data: cached state is re-read on the next request. */
   markChanged(): void;
+  /** Where named snapshots live; saving and restoring one (core/snapshot-file.ts). */
+  readonly snapshotDir: string;
+  saveSnapshot(file: string): SnapshotInfo;
+  restoreSnapshot(file: string): SnapshotInfo;
   /** The route of an operation (`<family>.<handler>`): what `ctx.can` and acting contexts need. */
   routeByOp(op: string): RouteDef | undefined;
   /** Sets ctx.principal from the bearer token (401 when missing or invalid). */

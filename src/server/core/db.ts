@@ -26,9 +26,16 @@ function nativeBinding(): string | undefined {
 
 export interface OpenOptions {
   /** Directory holding sandbox.db; ':memory:' for a throwaway database. */
-  dataDir: string;
-  /** The one ordered list of migrations (src/server/migrations.ts), applied in order. */
-  migrations: readonly Migration[];
+  dataDir?: string;
+  /** Or a database file itself (a snapshot). */
+  file?: string;
+  /** Or an in-memory database made from this serialized one (Database#serialize, a snapshot file's bytes). */
+  buffer?: Buffer;
+  /** The one ordered list of migrations (src/server/migrations.ts), applied in order; null applies none. */
+  migrations: readonly Migration[] | null;
+  readonly?: boolean;
+  /** WAL by default; a snapshot file stays one self-contained file (DELETE). */
+  journal?: 'WAL' | 'DELETE';
 }
 
 export interface Migration {
@@ -43,16 +50,19 @@ export interface Migration {
  * Opens the sandbox database: WAL so readers never block the writer, a busy timeout so several
  * CLI processes can share one data directory, and migrations applied under an exclusive lock.
  */
-export function openDatabase({ dataDir, migrations }: OpenOptions): Db {
-  let file = ':memory:';
-  if (dataDir !== ':memory:') {
-    // The database holds the token signing key and every client secret.
-    ensurePrivateDir(dataDir, 'data directory');
-    file = join(dataDir, 'sandbox.db');
+export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, readonly = false, journal = 'WAL' }: OpenOptions): Db {
+  if (file === undefined) {
+    file = ':memory:';
+    if (dataDir !== ':memory:') {
+      // The database holds the token signing key and every client secret.
+      ensurePrivateDir(dataDir, 'data directory');
+      file = join(dataDir, 'sandbox.db');
+    }
   }
-  const db = new Database(file, { nativeBinding: nativeBinding() });
+  const db = buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });
   db.pragma('busy_timeout = 10000');
-  db.pragma('journal_mode = WAL');
+  if (readonly) return db;
+  db.pragma(`journal_mode = ${journal}`);
   // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
   // only an OS crash or power loss can drop the newest commits. CMS_SANDBOX_SYNC=full for that.
   db.pragma(`synchronous = ${process.env.CMS_SANDBOX_SYNC === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -61,7 +71,7 @@ export function openDatabase({ dataDir, migrations }: OpenOptions): Db {
   // pages, a few dozen item writes) those waits were most of a write's cost. Every 10,000 pages
   // (a WAL of up to ~40 MB) pays them ten times less often; durability is the same.
   db.pragma('wal_autocheckpoint = 10000');
-  migrate(db, migrations);
+  if (migrations) migrate(db, migrations);
   return db;
 }
 

@@ -100,6 +100,12 @@ export const routes: RouteDef[] = [
   route('GET', '/__sandbox/clients', 'sandbox.listClients', { sandboxAdmin: true }),
   route('POST', '/__sandbox/clients', 'sandbox.createClient', { sandboxAdmin: true, body: 'sandbox.client' }),
   route('DELETE', '/__sandbox/clients/:clientId', 'sandbox.removeClient', { sandboxAdmin: true }),
+  // Saving and restoring run outside the request's transaction (VACUUM INTO and ATTACH cannot run in one).
+  route('GET', '/__sandbox/snapshots', 'sandboxSnapshots.listSnapshots', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/snapshots', 'sandboxSnapshots.saveSnapshot', { sandboxAdmin: true, async: true, body: 'sandbox.snapshot' }),
+  route('GET', '/__sandbox/snapshots/:name', 'sandboxSnapshots.getSnapshot', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/snapshots/:name/restore', 'sandboxSnapshots.restoreSnapshot', { sandboxAdmin: true, async: true }),
+  route('DELETE', '/__sandbox/snapshots/:name', 'sandboxSnapshots.deleteSnapshot', { sandboxAdmin: true }),
   route('GET', '/__sandbox/faults', 'sandbox.getFaults', { sandboxAdmin: true }),
   route('POST', '/__sandbox/faults', 'sandbox.setFaults', { sandboxAdmin: true, body: 'sandbox.faults' }),
   route('DELETE', '/__sandbox/faults', 'sandbox.clearFaults', { sandboxAdmin: true }),
@@ -171,6 +177,7 @@ export const routes: RouteDef[] = [
   // Schema documents of the dialect, served so validators resolve them offline
   route('GET', '/cms/schema/v1/schema', 'schemaDocs.dialect', { public: true }),
   route('GET', '/cms/schema/v1/core', 'schemaDocs.core', { public: true }),
+  route('GET', '/cms/schema/v1/localization', 'schemaDocs.localization', { public: true }),
 
   // Content type schemas
   v2('POST', '/hubs/:hubId/content-type-schemas', 'schemas.create', { fn: [FN('CONTENT_TYPE', 'CREATE')], acl: HUB_READ, body: 'schemas.create' }),

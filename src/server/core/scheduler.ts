@@ -157,6 +157,14 @@ export class Scheduler {
   }
 
   /** Resolves when background work has settled, or after timeoutMs. */
+  /** Waits for the work under way to finish, starting none (a sandbox being replaced). */
+  async drain(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inflight.size && Date.now() < deadline) {
+      await Promise.race([Promise.race([...this.inflight]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+    }
+  }
+
   async idle(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // Start whatever is due first: a CLI process must not exit with a delivery it could send

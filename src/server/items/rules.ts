@@ -46,7 +46,9 @@ export function checkBody(ctx: RequestContext, repo: Repository, type: ContentTy
     fn = compile(type.cachedSchema, (ref) => findSchemaDocument(ctx.db, type.hubId, ref));
   } catch (err) {
     if (!(err instanceof SchemaDocumentError)) throw err;
-    throw badRequest(`The schema of content type ${type.contentTypeUri} cannot be used: ${err.message}`, { code: 'SCHEMA_INVALID', entity: 'ContentType', property: 'cachedSchema', invalidValue: type.contentTypeUri });
+    // A reference that does not resolve (yet) or never can names itself: code and invalid value.
+    const ref = err.code ? err.problems[0]!.invalidValue : type.contentTypeUri;
+    throw badRequest(`The schema of content type ${type.contentTypeUri} cannot be used: ${err.message}`, { code: err.code ?? 'SCHEMA_INVALID', entity: 'ContentType', property: 'cachedSchema', invalidValue: ref });
   }
   const problems = validate(fn, body, 'body');
   if (problems.length) {

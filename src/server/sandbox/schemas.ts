@@ -79,3 +79,6 @@ export const trigger = body(
     })
     .strict(),
 );
+
+/** POST /__sandbox/snapshots: the name to save under (files stay with the CLI: routes-snapshots.ts). */
+export const snapshot = body('Snapshot', z.object({ name: nonEmpty(100) }));

@@ -4,8 +4,24 @@
 
 export const DIALECT_PATH = '/cms/schema/v1/schema';
 export const CORE_PATH = '/cms/schema/v1/core';
+export const LOCALIZATION_PATH = '/cms/schema/v1/localization';
 export const DIALECT_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/schema#?$/;
+/** JSON Schema draft-07, the other dialect the service accepts (identity in $id). */
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+export const DRAFT_07_PATTERN = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 export const CORE_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/core(#.*)?$/;
+export const LOCALIZATION_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/localization(#.*)?$/;
+/** A reference to one of the service's own documents (core or localization), on any host. */
+export const SERVICE_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/(core|localization)(#.*)?$/;
+
+/** The JSON Schema draft a document's $schema declares, or undefined when it is neither accepted dialect. */
+export type Draft = 'draft-04' | 'draft-07';
+export function draftOf(dialect: unknown): Draft | undefined {
+  if (typeof dialect !== 'string') return undefined;
+  if (DIALECT_PATTERN.test(dialect)) return 'draft-04';
+  if (DRAFT_07_PATTERN.test(dialect)) return 'draft-07';
+  return undefined;
+}
 
 /** The host the validator uses internally for the core and dialect documents. */
 export const CANONICAL_ORIGIN = 'https://schemas.sandbox.invalid';
@@ -71,6 +87,40 @@ export function coreDocument(origin: string) {
         required: ['values'],
       },
     },
+  };
+}
+
+/**
+ * A localized value of one type: the core localized-value shape with `value` of that type. The
+ * set (the service description names only localized-string): string, number, integer, boolean,
+ * image (an image link), video (a video link). Each value names its locale.
+ */
+const localized = (value: object) => ({
+  type: 'object',
+  properties: {
+    _meta: { type: 'object', properties: { schema: { type: 'string' } } },
+    values: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string', minLength: 1 }, value }, required: ['locale', 'value'] } },
+  },
+  required: ['values'],
+});
+
+export const LOCALIZED_KINDS = ['string', 'number', 'integer', 'boolean', 'image', 'video'] as const;
+
+export function localizationDocument(origin: string) {
+  const core = `${origin}${CORE_PATH}#/definitions`;
+  const value: Record<(typeof LOCALIZED_KINDS)[number], object> = {
+    string: { type: 'string' },
+    number: { type: 'number' },
+    integer: { type: 'integer' },
+    boolean: { type: 'boolean' },
+    image: { $ref: `${core}/image-link` },
+    video: { $ref: `${core}/video-link` },
+  };
+  return {
+    id: `${origin}${LOCALIZATION_PATH}`,
+    $schema: DRAFT_04,
+    title: 'Localization definitions',
+    definitions: Object.fromEntries(LOCALIZED_KINDS.map((k) => [`localized-${k}`, localized(value[k])])),
   };
 }
 

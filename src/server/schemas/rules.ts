@@ -1,15 +1,20 @@
 import type { Db } from '../core/db.js';
-import { badRequest, validationFailed, type ErrorDetail } from '../core/errors.js';
-import { CORE_REF_PATTERN, DIALECT_PATTERN } from './docs.js';
-import { SchemaDocumentError, compile } from './json-schema.js';
+import { badRequest, serviceError, validationFailed, type ErrorDetail } from '../core/errors.js';
+import { DRAFT_07, SERVICE_REF_PATTERN, coreDocument, draftOf, localizationDocument } from './docs.js';
+import { SchemaDocumentError, compile, metaProblems } from './json-schema.js';
+import { nonLinearPatterns } from './linear-regex.js';
 import { findSchemaDocument, type ValidationLevel } from './store.js';
 
 const CHOOSER = /\/cms\/schema\/v1\/core#\/definitions\/(image-link|video-link)$/;
 
 /**
- * Checks a content type schema document for a hub and returns it parsed: JSON, the service
- * dialect as $schema, an id URL equal to schemaId, type object, compilable with every $ref
- * resolvable, and for the SLOT validation level no image or video chooser property.
+ * Checks a content type schema document for a hub and returns it parsed: JSON, a dialect the
+ * service accepts as $schema (the service dialect, draft-04 style with its identity in `id`, or
+ * JSON Schema draft-07 with its identity in `$id`), an identity equal to schemaId, JSON Schema of
+ * that draft, type object when a type is given (a slot must give it; a definitions-only document
+ * is a PARTIAL or a CONTENT_TYPE), patterns RE2 can run, and for the SLOT validation level no
+ * image or video chooser property. References to other schemas of the hub may name schemas not
+ * registered yet: they resolve when content is validated.
  */
 export function checkSchemaDocument(db: Db, hubId: string, schemaId: string, body: string | Record<string, unknown>, level: ValidationLevel): Record<string, unknown> {
   const problems: ErrorDetail[] = [];
@@ -22,21 +27,27 @@ export function checkSchemaDocument(db: Db, hubId: string, schemaId: string, bod
     throw validationFailed(problems);
   }
   const schema = read.doc;
-  if (typeof schema.$schema !== 'string' || !DIALECT_PATTERN.test(schema.$schema)) {
-    fail('body.$schema', 'must be the service dialect, …/cms/schema/v1/schema#', schema.$schema ?? null);
-  }
+  const draft = draftOf(schema.$schema);
+  if (!draft) fail('body.$schema', `must be the service dialect (…/cms/schema/v1/schema#) or JSON Schema draft-07 (${DRAFT_07})`, schema.$schema ?? null);
+  const identityKey = draft === 'draft-07' ? '$id' : 'id';
   const id = schemaDocumentId(schema);
-  if (id === undefined) fail('body.id', 'is required: the schema id URL', schema.id ?? schema.$id ?? null);
-  else if (id !== schemaId) fail('body.id', `must equal schemaId (${schemaId})`, id);
-  if (schema.type !== 'object') fail('body.type', "must be 'object'", schema.type ?? null);
+  if (id === undefined) fail(`body.${identityKey}`, 'is required: the schema id URL', schema.id ?? schema.$id ?? null);
+  else if (id !== schemaId) fail(`body.${identityKey}`, `must equal schemaId (${schemaId})`, id);
+  if (schema.type !== undefined ? schema.type !== 'object' : level === 'SLOT') fail('body.type', "must be 'object'", schema.type ?? null);
   if (level === 'SLOT') for (const property of chooserProperties(schema)) fail(property, 'image and video chooser properties are not allowed in a slot schema (validation type SLOT)');
+  for (const p of nonLinearPatterns(schema)) fail(p.property, p.message, p.pattern);
   if (problems.length) throw validationFailed(problems);
+  // One problem per place: a keyword that fails several ways names its place once.
+  const meta = metaProblems(schema).filter((p, i, all) => all.findIndex((q) => q.property === p.property) === i);
+  if (meta.length) throw validationFailed(meta.map((p) => ({ entity: 'ContentTypeSchema', property: p.property, message: `${p.property}: ${p.message}`, invalidValue: p.invalidValue })));
 
   try {
-    compile({ ...schema, id: schemaId }, (ref) => (ref === schemaId ? undefined : findSchemaDocument(db, hubId, ref)));
+    compile({ ...schema, [identityKey]: schemaId }, (ref) => (ref === schemaId ? undefined : findSchemaDocument(db, hubId, ref)));
   } catch (err) {
     if (!(err instanceof SchemaDocumentError)) throw err;
-    throw validationFailed(err.problems.map((p) => ({ entity: 'ContentTypeSchema', property: p.property === 'body' ? 'body' : `body.${p.property}`, message: `${p.property}: ${p.message}`, invalidValue: p.invalidValue })));
+    // A reference to a schema not registered yet (or a cycle through one) resolves, or not, when content is validated.
+    const late = err.code && err.problems.every((p) => !p.local);
+    if (!late) throw validationFailed(err.problems.map((p) => ({ entity: 'ContentTypeSchema', property: p.property === 'body' ? 'body' : `body.${p.property}`, message: `${p.property}: ${p.message}`, invalidValue: p.invalidValue })));
   }
   return schema;
 }
@@ -93,43 +104,146 @@ export function parseSchemaBody(body: string | Record<string, unknown>): Record<
   return read.doc;
 }
 
+/** How deep inlined references may nest (each level inlines a part of a schema into another). */
+const MAX_INLINE_DEPTH = 256;
+
+export interface InlineOptions {
+  /**
+   * The effective schema: core and localization refs inlined from the built-in documents, and
+   * refs within the document too (a recursive one stays a local ref).
+   */
+  effective?: boolean;
+}
+
 /**
  * Inlines every $ref of a schema document that points at another schema of the hub, with that
  * schema's own internal refs, so the result stands alone. Core refs and refs within the document
- * itself stay. 400 for a ref to no schema of the hub or to a missing part of one, and for a cycle
- * through other schemas (it cannot be inlined).
+ * itself stay (unless `effective`). 400 naming every ref to no schema of the hub or to a missing
+ * part of one, and for a cycle through other schemas (it cannot be inlined).
  */
-export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unknown>): Record<string, unknown> {
+export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unknown>, options: InlineOptions = {}): Record<string, unknown> {
   const rootUri = documentUri(doc);
   const documents = new Map<string, unknown>([[rootUri, doc]]);
-  const fail = (code: string, property: string, ref: string, message: string) =>
-    badRequest(`${property}: ${message}`, { code, entity: 'ContentTypeSchema', property, invalidValue: ref });
+  const missing: ErrorDetail[] = [];
+  const detail = (code: string, property: string, ref: string, message: string): ErrorDetail => ({ code, entity: 'ContentTypeSchema', property, invalidValue: ref, message: `${property}: ${message}` });
+  const load = (uri: string): unknown => {
+    if (!documents.has(uri)) documents.set(uri, builtinDocument(uri) ?? findSchemaDocument(db, hubId, uri));
+    return documents.get(uri);
+  };
 
   const expand = (node: unknown, docUri: string, path: string, open: readonly string[]): unknown => {
     if (Array.isArray(node)) return node.map((v, i) => expand(v, docUri, `${path}[${i}]`, open));
     if (!node || typeof node !== 'object') return node;
     const n = node as Record<string, unknown>;
-    if (typeof n.$ref === 'string' && !CORE_REF_PATTERN.test(n.$ref)) {
+    if (typeof n.$ref === 'string' && (options.effective || !SERVICE_REF_PATTERN.test(n.$ref))) {
       const where = `${path}.$ref`;
       const { uri, fragment } = splitRef(n.$ref, docUri);
-      if (uri === rootUri) return docUri === rootUri ? n : { $ref: `#${fragment}` };
       const key = `${uri}#${fragment}`;
-      if (open.includes(key)) throw fail('CIRCULAR_SCHEMA_REF', where, n.$ref, `${key} refers back to itself through other schemas and cannot be inlined`);
-      if (!documents.has(uri)) documents.set(uri, findSchemaDocument(db, hubId, uri));
-      const target = documents.get(uri);
-      if (target === undefined) throw fail('SCHEMA_REF_NOT_FOUND', where, n.$ref, `references ${uri}, which is not a schema of this hub`);
-      const part = atPointer(target, fragment);
-      if (part === undefined) throw fail('SCHEMA_REF_NOT_FOUND', where, n.$ref, `${uri} has nothing at #${fragment}`);
+      if (open.length >= MAX_INLINE_DEPTH) throw badRequest(`${where}: references nest more than ${MAX_INLINE_DEPTH} deep and cannot be inlined`, { code: 'SCHEMA_REF_TOO_DEEP', entity: 'ContentTypeSchema', property: where, invalidValue: n.$ref });
+      if (uri === rootUri && (!options.effective || docUri !== rootUri || open.includes(key))) return docUri === rootUri ? n : { $ref: `#${fragment}` };
+      // The effective schema keeps a recursion through other schemas as a local definition.
+      if (open.includes(key) && options.effective) return { $ref: `#/definitions/${hoist(key)}` };
+      if (open.includes(key)) throw badRequest(`${where}: ${key} refers back to itself through other schemas and cannot be inlined`, { code: 'CIRCULAR_SCHEMA_REF', entity: 'ContentTypeSchema', property: where, invalidValue: n.$ref });
+      const target = load(uri);
+      const part = target === undefined ? undefined : atPointer(target, fragment);
+      if (part === undefined) {
+        missing.push(detail('SCHEMA_REF_NOT_FOUND', where, n.$ref, target === undefined ? `references ${uri}, which is not a schema of this hub` : `${uri} has nothing at #${fragment}`));
+        return n;
+      }
       return expand(part === target ? withoutIdentity(part as Record<string, unknown>) : part, uri, path, [...open, key]);
     }
     return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, expand(v, docUri, `${path}.${k}`, open)]));
   };
-  return expand(doc, rootUri, 'body', []) as Record<string, unknown>;
+  // Recursive parts of other schemas, each once under a local definition name.
+  const hoisted = new Map<string, string>();
+  const hoist = (key: string): string => {
+    let name = hoisted.get(key);
+    if (!name) {
+      const base = `${key.split('#')[0]!.split('/').pop()!.replace(/\.json$/, '')}${key.split('#')[1] ? `-${key.split('#')[1]!.split('/').pop()}` : ''}`.replace(/[^A-Za-z0-9_-]/g, '-');
+      name = base;
+      for (let n = 2; Object.hasOwn((doc.definitions as object) ?? {}, name) || [...hoisted.values()].includes(name); n++) name = `${base}-${n}`;
+      hoisted.set(key, name);
+    }
+    return name;
+  };
+  const out = expand(doc, rootUri, 'body', []) as Record<string, unknown>;
+  const definitions: Record<string, unknown> = {};
+  for (let i = 0, keys = [...hoisted.keys()]; i < keys.length; i++, keys = [...hoisted.keys()]) {
+    const key = keys[i]!;
+    const [uri, fragment] = [key.slice(0, key.indexOf('#')), key.slice(key.indexOf('#') + 1)];
+    const target = load(uri);
+    const part = atPointer(target, fragment);
+    definitions[hoisted.get(key)!] = expand(part === target ? withoutIdentity(part as Record<string, unknown>) : part, uri, `body.definitions.${hoisted.get(key)}`, [key]);
+  }
+  if (missing.length) throw serviceError(400, missing);
+  if (hoisted.size) out.definitions = { ...((out.definitions as Record<string, unknown>) ?? {}), ...definitions };
+  return out;
 }
 
-/** The id URL a schema document names itself by (draft-04 id, or $id). */
+/** The service's own documents (core, localization) by their URL on any host. */
+function builtinDocument(uri: string): object | undefined {
+  const m = /^(https?:\/\/[^/]+)\/cms\/schema\/v1\/(core|localization)$/.exec(uri);
+  if (!m) return undefined;
+  return m[2] === 'core' ? coreDocument(m[1]!) : localizationDocument(m[1]!);
+}
+
+/**
+ * The effective schema of a content type: every reference inlined (effective inlineSchemaRefs)
+ * and every allOf member that can be merged lifted into its parent, so top-level `properties`
+ * lists every property an item can have. A member stays in allOf when merging would change what
+ * it means (a keyword the parent has otherwise, additionalProperties or patternProperties).
+ */
+export function effectiveSchema(db: Db, hubId: string, doc: Record<string, unknown>): Record<string, unknown> {
+  return mergeAllOf(inlineSchemaRefs(db, hubId, doc, { effective: true })) as Record<string, unknown>;
+}
+
+const MERGED = new Set(['properties', 'required', 'definitions']);
+const ANNOTATIONS = new Set(['title', 'description', '$schema', 'id', '$id']);
+function mergeAllOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(mergeAllOf);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? v : mergeAllOf(v);
+  if (!Array.isArray(out.allOf)) return out;
+  const kept: unknown[] = [];
+  for (const member of out.allOf as unknown[]) {
+    if (!canMerge(out, member)) {
+      kept.push(member);
+      continue;
+    }
+    for (const [k, v] of Object.entries(member as Record<string, unknown>)) {
+      if (k === 'properties' || k === 'definitions') out[k] = mergeMaps(out[k], v);
+      else if (k === 'required') out.required = [...new Set([...((out.required as string[]) ?? []), ...(v as string[])])];
+      else if (!(k in out)) out[k] = v;
+    }
+  }
+  if (kept.length) out.allOf = kept;
+  else delete out.allOf;
+  return out;
+}
+
+function canMerge(parent: Record<string, unknown>, member: unknown): boolean {
+  if (!member || typeof member !== 'object' || Array.isArray(member)) return false;
+  return Object.entries(member).every(([k, v]) => {
+    if (k === 'additionalProperties' || k === 'patternProperties' || k === '$ref') return false;
+    if (MERGED.has(k)) return k === 'required' ? Array.isArray(v) : !!v && typeof v === 'object' && !Array.isArray(v);
+    return !(k in parent) || ANNOTATIONS.has(k) || JSON.stringify(parent[k]) === JSON.stringify(v);
+  });
+}
+
+/** Two properties (or definitions) maps as one; a name in both must satisfy both. */
+function mergeMaps(a: unknown, b: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...((a as Record<string, unknown>) ?? {}) };
+  for (const [name, schema] of Object.entries(b as Record<string, unknown>)) {
+    if (!(name in out) || JSON.stringify(out[name]) === JSON.stringify(schema)) out[name] = schema;
+    else out[name] = mergeAllOf({ allOf: [out[name], schema] });
+  }
+  return out;
+}
+
+/** The id URL a schema document names itself by ($id in draft-07, id in the service dialect). */
 export function schemaDocumentId(doc: Record<string, unknown>): string | undefined {
-  const id = doc.id ?? doc.$id;
+  const id = draftOf(doc.$schema) === 'draft-07' ? (doc.$id ?? doc.id) : (doc.id ?? doc.$id);
   return typeof id === 'string' ? id : undefined;
 }
 

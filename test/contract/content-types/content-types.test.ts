@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, type TestServer } from '../../helpers/server.js';
 import { errorProperties, expectError, FN, HEX_ID, MISSING_ID } from '../../helpers/assert.js';
-import { CONTENT_REF, createSchema, createType, schemaDoc, schemaUri } from '../../helpers/content-model.js';
+import { createSchema, createType, schemaDoc, schemaUri } from '../../helpers/content-model.js';
 
 // Content types: description "Content types and schemas" plus wire-contract §4 (cached schema
 // sync) and the SDK's traps T8 (cached schema shape) and T20 (archived link sets).
@@ -245,7 +245,8 @@ describe('cached schema: get and sync', () => {
 });
 
 describe('effective content type', () => {
-  it('answers the type with its cached schema standing alone: refs to other hub schemas inlined', async () => {
+  // wire-contract §6.6: a JSON Schema document (not the content type resource), refs inlined and allOf merged.
+  it('answers the cached schema standing alone as a JSON Schema: refs to other hub schemas inlined, allOf merged', async () => {
     const partUri = schemaUri('part');
     await createSchema(admin, hubId, partUri, schemaDoc(partUri, { definitions: { caption: { type: 'string', maxLength: 80 } } }));
     const uri = schemaUri('composite');
@@ -254,9 +255,10 @@ describe('effective content type', () => {
 
     const res = await admin.get(`/content-types/${t.id}/effective-content-type`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: t.id, contentTypeUri: uri, status: 'ACTIVE', settings: { label: 'Composite' } });
-    expect(res.body.cachedSchema.properties.caption).toEqual({ type: 'string', maxLength: 80 });
-    expect(res.body.cachedSchema.allOf).toEqual([{ $ref: CONTENT_REF }]);
+    expect(res.body).toMatchObject({ id: uri, type: 'object' });
+    expect(res.body.properties.caption).toEqual({ type: 'string', maxLength: 80 });
+    expect(res.body.properties._meta.type).toBe('object');
+    expect(res.body.allOf).toBeUndefined();
     expect(res.body._links.self.href).toBe(`${admin.base}/content-types/${t.id}/effective-content-type`);
     expect(res.body._links['content-type'].href).toBe(`${admin.base}/content-types/${t.id}`);
     // The stored cached schema keeps its ref.

@@ -1,0 +1,176 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, CliHome } from '../helpers/cli.js';
+
+// `cms-cli/sandbox` as a user gets it (issue 25 point 1): the packed package (npm pack) unpacked
+// into a scratch project's node_modules, its dependencies linked from this install (hermetic: no
+// registry). The examples of docs/testing-with-the-sandbox.md (`// file: <path>` blocks) are
+// written into the project and run: the vitest one with vitest, the jest one with vitest standing
+// in for @jest/globals (jest is not installed here), the TypeScript one through tsc.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DOC = join(ROOT, 'docs', 'testing-with-the-sandbox.md');
+let scratch: string;
+let home: CliHome;
+
+/** The doc's code blocks whose first line is `// file: <path>`. */
+export function docFiles(text: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const m of text.matchAll(/```\w*\n\/\/ file: (\S+)\n([\s\S]*?)```/g)) files[m[1]!] = m[2]!;
+  return files;
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'cms-fixture-pkg-'));
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: ROOT, env: { npm_config_loglevel: 'error' } });
+  const tarball = join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+  const pkgDir = join(scratch, 'node_modules', 'cms-cli');
+  mkdirSync(pkgDir, { recursive: true });
+  await execa('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
+  // Its dependencies (and the project's: the SDK, vitest, typescript) from this install.
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  for (const dep of [...Object.keys(pkg.dependencies), 'dc-management-sdk-js', 'vitest', 'typescript', '@types/node']) {
+    const to = join(scratch, 'node_modules', dep);
+    mkdirSync(dirname(to), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), to);
+  }
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  for (const [path, body] of Object.entries(docFiles(readFileSync(DOC, 'utf8')))) {
+    mkdirSync(dirname(join(scratch, path)), { recursive: true });
+    writeFileSync(join(scratch, path), body);
+  }
+  // The doc's base state, made as the doc says: cms demo, then a snapshot.
+  home = new CliHome();
+  expect((await home.run(['demo'])).exitCode).toBe(0);
+  const saved = await home.run(['sandbox', 'snapshot', 'save', join(scratch, 'test', 'base.snapshot')]);
+  expect(saved.exitCode, saved.stderr).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  home?.cleanup();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+const node = (args: string[], opts: { timeout?: number; env?: Record<string, string> } = {}) =>
+  execa(process.execPath, args, { cwd: scratch, reject: false, timeout: opts.timeout ?? 120_000, env: { ...opts.env, NODE_OPTIONS: '' } });
+
+describe('cms-cli/sandbox from the packed package', () => {
+  it('the package holds the API and its types, and nothing of the tests', () => {
+    const files = readdirSync(join(scratch, 'node_modules', 'cms-cli', 'dist', 'fixture'));
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'api.d.ts']));
+  });
+
+  it("runs the doc's vitest example: one sandbox per worker, a snapshot restored before each test, the vendor's SDK", async () => {
+    const res = await node([join(scratch, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.config.mjs', '--maxWorkers=1'], { env: { NO_COLOR: '1' } });
+    expect(res.exitCode, `${res.stdout}\n${res.stderr}`).toBe(0);
+    expect(String(res.stdout)).toMatch(/Tests\s+3 passed/);
+  });
+
+  it("runs the doc's jest example (vitest standing in for @jest/globals)", async () => {
+    writeFileSync(
+      join(scratch, 'vitest.jest.config.mjs'),
+      "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ resolve: { alias: { '@jest/globals': 'vitest' } }, test: { include: ['jest/**/*.test.mjs'] } });\n",
+    );
+    const res = await node([join(scratch, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.jest.config.mjs', '--maxWorkers=1'], { env: { NO_COLOR: '1' } });
+    expect(res.exitCode, `${res.stdout}\n${res.stderr}`).toBe(0);
+    expect(String(res.stdout)).toMatch(/Tests\s+2 passed/);
+    // And it is what jest would load: an ES module whose syntax node accepts.
+    expect((await node(['--check', join(scratch, 'jest', 'folders.test.mjs')])).exitCode).toBe(0);
+  });
+
+  it("type-checks the doc's TypeScript example against the package's types", async () => {
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'ESNext.Disposable'], strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['types-check.mts'] }),
+    );
+    const res = await node([join(scratch, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+    expect(res.exitCode, String(res.stdout)).toBe(0);
+    // A mistake is caught: the types are really read.
+    writeFileSync(join(scratch, 'wrong.mts'), "import { startSandbox } from 'cms-cli/sandbox';\nawait startSandbox({ port: 'eighty' });\n");
+    const wrong = await node([join(scratch, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--skipLibCheck', 'wrong.mts']);
+    expect(wrong.exitCode).not.toBe(0);
+    expect(String(wrong.stdout)).toMatch(/wrong.mts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  }, 180_000);
+
+  it('importing it and starting a sandbox loads none of the CLI', async () => {
+    const log = join(scratch, 'loaded.txt');
+    writeFileSync(
+      join(scratch, 'record-hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) { const r = await next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+    );
+    writeFileSync(join(scratch, 'record.mjs'), "import { register } from 'node:module';\nregister('./record-hooks.mjs', import.meta.url);\n");
+    writeFileSync(
+      join(scratch, 'load.mjs'),
+      "import { createRequire } from 'node:module';\nconst { startSandbox } = await import('cms-cli/sandbox');\nconst sb = await startSandbox();\nconst res = await fetch(sb.url + '/__sandbox/status');\nconsole.log(res.status);\nawait sb.snapshot();\nawait sb.close();\nconsole.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));\n",
+    );
+    const res = await node(['--import', './record.mjs', 'load.mjs']);
+    expect(res.exitCode, String(res.stderr)).toBe(0);
+    const lines = String(res.stdout).trim().split('\n');
+    expect(lines[0]).toBe('200');
+    const loaded = [...readFileSync(log, 'utf8').trim().split('\n'), ...(JSON.parse(lines[1]!) as string[])];
+    expect(loaded.some((f) => /cms-cli\/dist\/server\//.test(f))).toBe(true);
+    expect(loaded.filter((f) => /node_modules\/(commander|@inquirer|cli-table3|cli-progress|chalk)\/|cms-cli\/dist\/(cli|commands|output|bundle)\//.test(f))).toEqual([]);
+  });
+
+  it('leaves no handle open after close(): the process exits on its own', async () => {
+    writeFileSync(
+      join(scratch, 'exits.mjs'),
+      [
+        "import { startSandbox } from 'cms-cli/sandbox';",
+        "import { DynamicContent } from 'dc-management-sdk-js';",
+        "const sb = await startSandbox({ seed: 'test/base.snapshot' });",
+        "const dc = new DynamicContent({ client_id: sb.clientId, client_secret: sb.clientSecret }, { apiUrl: sb.apiUrl, authUrl: sb.authUrl });",
+        'const hubs = (await dc.hubs.list()).getItems().map((h) => h.name);',
+        "await sb.clock.advance('1h');",
+        'await sb.restore(await sb.snapshot());',
+        "await fetch(sb.url + '/__sandbox/status');",
+        'await sb.close();',
+        "console.log('closed', JSON.stringify(hubs), Date.now());",
+      ].join('\n'),
+    );
+    const res = await node(['exits.mjs'], { timeout: 30_000 });
+    const ended = Date.now();
+    expect(res.exitCode, String(res.stderr)).toBe(0);
+    const [, hubs, closedAt] = String(res.stdout).trim().split(' ');
+    expect(JSON.parse(hubs!)).toContain('demo');
+    // A keep-alive socket or a timer left open would hold the process for seconds.
+    expect(ended - Number(closedAt)).toBeLessThan(1500);
+  });
+
+  it('close() is idempotent, await using closes, and a bad seed fails before anything is served', async () => {
+    writeFileSync(
+      join(scratch, 'dispose.mjs'),
+      [
+        "import { startSandbox } from 'cms-cli/sandbox';",
+        "import { writeFileSync } from 'node:fs';",
+        'let url;',
+        '{',
+        '  const sb = await startSandbox();',
+        '  url = sb.url;',
+        '  await sb[Symbol.asyncDispose]();',
+        '  await sb.close();',
+        '}',
+        "const after = await fetch(url + '/__sandbox/status').then(() => 'answered', () => 'refused');",
+        "writeFileSync('not-a-snapshot.bin', 'hello');",
+        "const bad = await startSandbox({ seed: 'not-a-snapshot.bin' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        "const missing = await startSandbox({ seed: 'nope.snapshot' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        'console.log(JSON.stringify({ after, bad, missing }));',
+      ].join('\n'),
+    );
+    const res = await node(['dispose.mjs'], { timeout: 30_000 });
+    expect(res.exitCode, String(res.stderr)).toBe(0);
+    const out = JSON.parse(String(res.stdout).trim());
+    expect(out.after).toBe('refused');
+    expect(out.bad).toMatch(/^SandboxError: .*not a sandbox snapshot/);
+    expect(out.missing).toMatch(/^SandboxError: No snapshot at/);
+  });
+});
+
+// The CLI examples of the same doc run in docs-examples.test.ts; this only checks they exist.
+it('the doc has the vitest, jest and TypeScript examples', () => {
+  expect(Object.keys(docFiles(readFileSync(DOC, 'utf8'))).sort()).toEqual(['jest.config.mjs', 'jest/folders.test.mjs', 'test/folders.test.mjs', 'test/sandbox-setup.mjs', 'types-check.mts', 'vitest.config.mjs']);
+  expect(BIN).toBeTruthy();
+});

@@ -1,0 +1,290 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, CliHome } from '../helpers/cli.js';
+import { serveSandbox } from '../helpers/serve.js';
+
+// Issue 25 points 2 and 3 through the built binary: snapshot verbs, --seed / --export-on-exit,
+// `sandbox exec`, `serve --detach` / `wait` / `stop`, and their bad input.
+
+const homes: CliHome[] = [];
+const home = () => {
+  const h = new CliHome();
+  homes.push(h);
+  mkdirSync(join(h.dir, 'work'), { recursive: true });
+  return h;
+};
+afterAll(() => homes.forEach((h) => h.cleanup()));
+
+const portClosed = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+/** Running: signal 0 reaches it and it is no zombie (nothing may reap a detached process in a container). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+};
+
+describe('cms sandbox snapshot', () => {
+  it('saves, lists, restores and deletes named snapshots and files', async () => {
+    const h = home();
+    expect((await h.run(['hub', 'create', '--name', 'first', '--label', 'First'])).exitCode).toBe(0);
+    expect((await h.run(['sandbox', 'snapshot', 'save', 'base'])).exitCode).toBe(0);
+    const file = join(h.dir, 'work', 'nested', 'base.snapshot');
+    const saved = await h.json(['sandbox', 'snapshot', 'save', file]);
+    expect(saved).toMatchObject({ file, counts: { hubs: 1 } });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await h.run(['hub', 'create', '--name', 'second', '--label', 'Second'])).exitCode).toBe(0);
+
+    const listed = await h.json<{ name: string; counts: { hubs: number } }[]>(['sandbox', 'snapshot', 'list']);
+    expect(listed.map((s) => [s.name, s.counts.hubs])).toEqual([['base', 1]]);
+    // Replacing everything asks first; without a terminal, --yes is needed (exit 2).
+    const unconfirmed = await h.run(['sandbox', 'snapshot', 'restore', 'base']);
+    expect(unconfirmed.exitCode).toBe(2);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name).sort()).toEqual(['first', 'second']);
+
+    expect((await h.run(['sandbox', 'snapshot', 'restore', 'base', '--yes'])).exitCode).toBe(0);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['first']);
+    expect((await h.run(['hub', 'create', '--name', 'third', '--label', 'Third'])).exitCode).toBe(0);
+    expect((await h.run(['sandbox', 'snapshot', 'restore', file, '--yes'])).exitCode).toBe(0);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['first']);
+
+    expect((await h.run(['sandbox', 'snapshot', 'delete', 'base'])).exitCode).toBe(0);
+    expect(await h.json(['sandbox', 'snapshot', 'list'])).toEqual([]);
+    const missing = await h.run(['sandbox', 'snapshot', 'delete', 'base']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toMatch(/not found|No Snapshot/i);
+  });
+
+  it('refuses what is not a usable snapshot with exit 2, changing nothing', async () => {
+    const h = home();
+    await h.run(['hub', 'create', '--name', 'kept', '--label', 'Kept']);
+    const work = join(h.dir, 'work');
+    writeFileSync(join(work, 'notes.txt'), 'not a database at all, just some text '.repeat(20));
+    let res = await h.run(['sandbox', 'snapshot', 'restore', join(work, 'notes.txt'), '--yes']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/not a sandbox snapshot/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+
+    await h.run(['sandbox', 'snapshot', 'save', join(work, 'good.snapshot')]);
+    const bytes = readFileSync(join(work, 'good.snapshot'));
+    writeFileSync(join(work, 'cut.snapshot'), bytes.subarray(0, bytes.length - 4096));
+    res = await h.run(['sandbox', 'snapshot', 'restore', join(work, 'cut.snapshot'), '--yes']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/truncated/);
+
+    res = await h.run(['sandbox', 'snapshot', 'restore', join(work, 'nothing-here.snapshot'), '--yes']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/No snapshot at/);
+
+    res = await h.run(['sandbox', 'snapshot', 'restore', 'no-such-name', '--yes']);
+    expect(res.exitCode).toBe(1);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+  });
+
+  it('takes files only for the embedded sandbox: a served one keeps names', async () => {
+    const h = home();
+    const served = await serveSandbox(h.env);
+    try {
+      const env = { CMS_API_URL: `${served.url}/v2/content`, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret' };
+      const res = await h.run(['sandbox', 'snapshot', 'save', './x.snapshot'], { env });
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr).toMatch(/needs the embedded sandbox/);
+      expect((await h.run(['sandbox', 'snapshot', 'save', 'over-http'], { env })).exitCode).toBe(0);
+      expect((await h.json<{ name: string }[]>(['sandbox', 'snapshot', 'list'], { env })).map((s) => s.name)).toEqual(['over-http']);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('a save killed with SIGKILL leaves the previous snapshot whole and no partial snapshot', async () => {
+    const h = home();
+    await h.run(['hub', 'create', '--name', 'before', '--label', 'Before']);
+    const file = join(h.dir, 'work', 'state.snapshot');
+    expect((await h.run(['sandbox', 'snapshot', 'save', file])).exitCode).toBe(0);
+    const before = readFileSync(file);
+    // Enough data that a save takes a while, so the kill lands in the middle of it.
+    const db = new Database(join(h.env.CMS_DATA_DIR, 'sandbox.db'));
+    db.prepare("INSERT INTO sandbox_state (key, value) VALUES ('test-padding', ?)").run(JSON.stringify('x'.repeat(48 * 1024 * 1024)));
+    db.close();
+    let killedMidSave = 0;
+    for (let round = 0; round < 3; round++) {
+      const child = execa(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', file], { env: { ...h.env }, reject: false });
+      // Kill as soon as the temporary file exists: in the middle of VACUUM INTO.
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !readdirSync(join(h.dir, 'work')).some((n) => n.includes('.tmp-'))) await new Promise((r) => setTimeout(r, 2));
+      if (readdirSync(join(h.dir, 'work')).some((n) => n.includes('.tmp-'))) killedMidSave++;
+      child.kill('SIGKILL');
+      await child;
+      // The snapshot is the previous one, byte for byte: never half of the new one.
+      expect(readFileSync(file).equals(before)).toBe(true);
+    }
+    expect(killedMidSave).toBeGreaterThan(0);
+    expect(readdirSync(join(h.dir, 'work')).filter((n) => n.endsWith('.snapshot'))).toEqual(['state.snapshot']);
+    const restored = await h.run(['sandbox', 'snapshot', 'restore', file, '--yes']);
+    expect(restored.exitCode, restored.stderr).toBe(0);
+    // The next save clears what the killed ones left.
+    await h.run(['hub', 'create', '--name', 'after', '--label', 'After']);
+    expect((await h.run(['sandbox', 'snapshot', 'save', file])).exitCode).toBe(0);
+    expect(readdirSync(join(h.dir, 'work')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  }, 120_000);
+});
+
+const PRINT_ENV = `
+const env = process.env;
+const token = await fetch(env.CMS_AUTH_URL + '/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.CMS_CLIENT_ID, client_secret: env.CMS_CLIENT_SECRET }) }).then((r) => r.json());
+const hubs = await fetch(env.CMS_API_URL + '/hubs', { headers: { authorization: 'Bearer ' + token.access_token } });
+console.log(JSON.stringify({ api: env.CMS_API_URL, auth: env.CMS_AUTH_URL, hub: env.CMS_HUB ?? null, status: hubs.status, hubs: hubs.status === 200 ? (await hubs.json())._embedded.hubs.map((h) => h.name) : null }));
+process.exitCode = Number(process.argv[1] ?? 0);
+`;
+
+describe('cms sandbox exec', () => {
+  it('runs the command against a sandbox of its own, exits with its code and leaves no port behind', async () => {
+    const h = home();
+    const res = await h.run(['sandbox', 'exec', '--', process.execPath, '--input-type=module', '-e', PRINT_ENV, '3']);
+    expect(res.exitCode, res.stderr).toBe(3);
+    const seen = JSON.parse(res.stdout.trim().split('\n').pop()!);
+    expect(seen).toMatchObject({ status: 200, hubs: [], hub: null });
+    expect(seen.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/content$/);
+    expect(await portClosed(Number(new URL(seen.api).port))).toBe(true);
+    // In memory: nothing was written to the data directory.
+    expect(existsSync(join(h.env.CMS_DATA_DIR, 'sandbox.db'))).toBe(false);
+    expect((await h.run(['sandbox', 'exec', '--', process.execPath, '-e', ''])).exitCode).toBe(0);
+  });
+
+  it('seeds from a snapshot (CMS_HUB is its only hub) and injects faults', async () => {
+    const h = home();
+    await h.run(['hub', 'create', '--name', 'seeded', '--label', 'Seeded']);
+    const file = join(h.dir, 'work', 'seed.snapshot');
+    await h.run(['sandbox', 'snapshot', 'save', file]);
+    let res = await h.run(['sandbox', 'exec', '--seed', file, '--', process.execPath, '--input-type=module', '-e', PRINT_ENV]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout.trim())).toMatchObject({ hub: 'seeded', hubs: ['seeded'] });
+    res = await h.run(['sandbox', 'exec', '--faults', '503 100% on GET /v2/content/hubs', '--', process.execPath, '--input-type=module', '-e', PRINT_ENV]);
+    expect(JSON.parse(res.stdout.trim()).status).toBe(503);
+    // cms itself inside: the environment is all it needs.
+    res = await h.run(['sandbox', 'exec', '--seed', file, '--', process.execPath, BIN, 'hub', 'list', '-o', 'json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).map((x: { name: string }) => x.name)).toEqual(['seeded']);
+  });
+
+  it('forwards SIGTERM to the command and exits with its code', async () => {
+    const h = home();
+    const script = "process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(7); }); setInterval(() => {}, 1000); console.log('ready');";
+    const child = execa(process.execPath, [BIN, 'sandbox', 'exec', '--', process.execPath, '-e', script], { env: { ...h.env }, reject: false });
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+    child.kill('SIGTERM');
+    const res = await child;
+    expect(res.exitCode).toBe(7);
+    expect(String(res.stdout)).toContain('got SIGTERM');
+  });
+
+  it('bad input: no command (exit 2), a command not found (127), a missing or unusable --seed (exit 2)', async () => {
+    const h = home();
+    let res = await h.run(['sandbox', 'exec']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/Give the command to run after --/);
+    res = await h.run(['sandbox', 'exec', '--', 'no-such-command-cms-test']);
+    expect(res.exitCode).toBe(127);
+    expect(res.stderr).toMatch(/no-such-command-cms-test: command not found/);
+    res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'missing.snapshot'), '--', 'true']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/--seed: no snapshot at/);
+    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', join(h.dir, 'missing.snapshot')]);
+    expect(res.exitCode).toBe(2);
+    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', h.dir]);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/is a directory/);
+    writeFileSync(join(h.dir, 'text.snapshot'), 'hello');
+    res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'text.snapshot'), '--', 'true']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/not a sandbox snapshot/);
+  });
+});
+
+describe('cms sandbox serve --detach, wait, stop, --export-on-exit, --seed', () => {
+  it('detaches, answers after wait, stops on stop and saves its export', async () => {
+    const h = home();
+    const out = join(h.dir, 'work', 'exit.snapshot');
+    const started = await h.run(['sandbox', 'serve', '--detach', '--port', '0', '--export-on-exit', out]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const info = JSON.parse(started.stdout);
+    expect(info).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiUrl: `${info.url}/v2/content`, clientId: 'sandbox-admin', pid: expect.any(Number) });
+    expect(JSON.parse(readFileSync(join(h.env.CMS_DATA_DIR, 'sandbox.pid'), 'utf8')).pid).toBe(info.pid);
+    try {
+      const waited = await h.run(['sandbox', 'wait', '--timeout', '10s', '-o', 'json']);
+      expect(waited.exitCode, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout).url).toBe(info.url);
+      // A second detached sandbox on the same data directory is refused.
+      const again = await h.run(['sandbox', 'serve', '--detach', '--port', '0']);
+      expect(again.exitCode).toBe(1);
+      expect(again.stderr).toMatch(/already serving/);
+      const env = { CMS_API_URL: info.apiUrl, CMS_CLIENT_ID: info.clientId, CMS_CLIENT_SECRET: info.clientSecret };
+      expect((await h.run(['hub', 'create', '--name', 'served', '--label', 'Served'], { env })).exitCode).toBe(0);
+    } finally {
+      const stopped = await h.run(['sandbox', 'stop']);
+      expect(stopped.exitCode, stopped.stderr).toBe(0);
+    }
+    expect(alive(info.pid)).toBe(false);
+    expect(await portClosed(Number(new URL(info.url).port))).toBe(true);
+    expect(existsSync(join(h.env.CMS_DATA_DIR, 'sandbox.pid'))).toBe(false);
+    // The export holds what was done, and seeds another sandbox.
+    const other = home();
+    const seeded = await serveSandbox(other.env, ['--seed', out]);
+    try {
+      const env = { CMS_API_URL: `${seeded.url}/v2/content`, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret' };
+      expect((await other.json<{ name: string }[]>(['hub', 'list'], { env })).map((x) => x.name)).toEqual(['served']);
+    } finally {
+      await seeded.stop();
+    }
+  }, 90_000);
+
+  it('stop with no sandbox running: exit 1; wait for none: exit 8', async () => {
+    const h = home();
+    let res = await h.run(['sandbox', 'stop']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toMatch(/No sandbox is running on/);
+    // A stale pid file (its process gone) is no sandbox either.
+    mkdirSync(h.env.CMS_DATA_DIR, { recursive: true });
+    writeFileSync(join(h.env.CMS_DATA_DIR, 'sandbox.pid'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:1' }));
+    res = await h.run(['sandbox', 'stop']);
+    expect(res.exitCode).toBe(1);
+    const t0 = Date.now();
+    res = await h.run(['sandbox', 'wait', '--timeout', '500ms']);
+    expect(res.exitCode).toBe(8);
+    expect(res.stderr).toMatch(/No sandbox was serving/);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it('a foreground serve saves its export on SIGINT and on SIGTERM', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const h = home();
+      const out = join(h.dir, 'work', `${signal}.snapshot`);
+      const served = await serveSandbox(h.env, ['--export-on-exit', out]);
+      const env = { CMS_API_URL: `${served.url}/v2/content`, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret' };
+      expect((await h.run(['hub', 'create', '--name', 'exported', '--label', 'Exported'], { env })).exitCode).toBe(0);
+      served.process.kill(signal);
+      const res = await served.process;
+      expect(res.exitCode, String(res.stderr)).toBe(0);
+      expect(String(res.stderr)).toContain(`Saved a snapshot of the sandbox to ${out}`);
+      const check = home();
+      expect((await check.run(['sandbox', 'snapshot', 'restore', out, '--yes'])).exitCode).toBe(0);
+      expect((await check.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['exported']);
+    }
+  }, 90_000);
+});

@@ -1,0 +1,160 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox, SandboxError, type SandboxFixture } from '../../src/fixture/index.js';
+
+// The programmatic API's behaviour (issue 25 point 1), from the sources; fixture-package.test.ts
+// runs the packed package from a scratch project.
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cms-fixture-'));
+  dirs.push(d);
+  return d;
+};
+
+async function admin(sb: SandboxFixture, id = sb.clientId, secret = sb.clientSecret) {
+  const res = await fetch(`${sb.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }) });
+  expect(res.status).toBe(200);
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  return async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${sb.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+const hubNames = async (call: Awaited<ReturnType<typeof admin>>) => ((await call('GET', '/hubs')).body._embedded.hubs as { name: string }[]).map((h) => h.name).sort();
+
+describe('startSandbox (memory)', () => {
+  it('snapshot and restore bring back hubs, clients and the clock; tokens stay valid; faults stay', async () => {
+    await using sb = await startSandbox();
+    expect(sb.dataDir).toBe('memory');
+    expect(sb.apiUrl).toBe(`${sb.url}/v2/content`);
+    const call = await admin(sb);
+    expect((await call('POST', '/hubs', { name: 'one', label: 'One' })).status).toBe(201);
+    await sb.clock.freeze();
+    await sb.clock.set('2030-01-01T00:00:00Z');
+    const base = await sb.snapshot('base');
+    expect(base).toMatchObject({ name: 'base', counts: { hubs: 1, clients: 1 } });
+
+    expect((await call('POST', '/hubs', { name: 'two', label: 'Two' })).status).toBe(201);
+    const restricted = await sb.client(['CONTENT:FUNCTIONAL:CONTENT_ITEM:READ']);
+    await sb.clock.advance('3d');
+    await sb.faults.set('503 100% on GET /v2/content/hubs/*');
+
+    await sb.restore(base);
+    expect(await hubNames(call)).toEqual(['one']);
+    expect((await sb.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
+    const token = await fetch(`${sb.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: restricted.clientId, client_secret: restricted.clientSecret }) });
+    expect(token.status).toBe(400); // the token endpoint's answer to an unknown client
+    // The faults are the sandbox's settings, not its data: a restore keeps them.
+    const hubId = (await call('GET', '/hubs')).body._embedded.hubs[0].id;
+    expect((await call('GET', `/hubs/${hubId}`)).status).toBe(503);
+    await sb.faults.clear();
+    expect((await call('GET', `/hubs/${hubId}`)).status).toBe(200);
+    // By name again, and by the returned object.
+    await call('POST', '/hubs', { name: 'three', label: 'Three' });
+    await sb.restore('base');
+    expect(await hubNames(call)).toEqual(['one']);
+
+    await sb.reset();
+    expect(await hubNames(call)).toEqual([]);
+    expect((await sb.clock.now()).getUTCFullYear()).toBeLessThan(2030);
+    await expect(sb.restore('no-such-snapshot')).rejects.toThrow(SandboxError);
+  });
+
+  it('seeds from a file, starts at a frozen clock, and saves to a file', async () => {
+    const dir = tempDir();
+    {
+      await using first = await startSandbox();
+      await (await admin(first))('POST', '/hubs', { name: 'from-file', label: 'From a file' });
+      const saved = await first.snapshot(join(dir, 'seed.snapshot'));
+      expect(saved.file).toBe(join(dir, 'seed.snapshot'));
+    }
+    await using sb = await startSandbox({ seed: join(dir, 'seed.snapshot'), clock: { set: '2031-02-03T04:05:06Z', frozen: true } });
+    const call = await admin(sb);
+    expect(await hubNames(call)).toEqual(['from-file']);
+    expect(await sb.clock.now()).toEqual(new Date('2031-02-03T04:05:06Z'));
+    // reset() empties it (not back to the seed).
+    await sb.reset();
+    expect(await hubNames(call)).toEqual([]);
+    await sb.restore(join(dir, 'seed.snapshot'));
+    expect(await hubNames(await admin(sb))).toEqual(['from-file']);
+  });
+
+  it("restoring another sandbox's snapshot brings its signing key; the API's own calls log in again", async () => {
+    const dir = tempDir();
+    {
+      await using other = await startSandbox();
+      await other.snapshot(join(dir, 'other.snapshot'));
+    }
+    await using sb = await startSandbox();
+    const before = await admin(sb);
+    await sb.restore(join(dir, 'other.snapshot'));
+    expect((await before('GET', '/hubs')).status).toBe(401);
+    await sb.clock.advance('1h');
+    await sb.reset();
+    expect(await hubNames(await admin(sb))).toEqual([]);
+  });
+
+  it('refuses a bad seed before serving, with a SandboxError', async () => {
+    await expect(startSandbox({ seed: join(tempDir(), 'missing.snapshot') })).rejects.toThrow(/No snapshot at/);
+    await expect(startSandbox({ faults: '418 always' })).rejects.toThrow();
+  });
+});
+
+describe('startSandbox: the request journal', () => {
+  it('requests(filter) reads the journal in process, across restores; reset empties it; a bad filter is a SandboxError', async () => {
+    await using sb = await startSandbox();
+    const call = await admin(sb);
+    const snap = await sb.snapshot('before');
+    await call('GET', '/hubs');
+    await call('GET', '/no/such/route');
+    const got = (await sb.requests({ path: '/v2/content/**' })) as { method: string; path: string; status: number }[];
+    expect(got.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v2/content/hubs 200', 'GET /v2/content/no/such/route 404']);
+    // Reading it adds nothing to it (no request of its own).
+    expect(await sb.requests({ path: '/v2/content/**' })).toHaveLength(2);
+    // A restore swaps the database in memory, not the journal: it observes the server.
+    await sb.restore(snap);
+    await call('GET', '/hubs');
+    expect(await sb.requests({ status: 404 })).toHaveLength(1);
+    expect(await sb.requests({ method: 'GET', path: '/v2/content/hubs' })).toHaveLength(2);
+    await sb.reset();
+    expect(await sb.requests({ path: '/v2/content/**' })).toEqual([]);
+    for (const filter of [{ status: 'bad' }, { limit: 0 }, { colour: 'red' }]) {
+      const err = await sb.requests(filter).catch((e: unknown) => e);
+      expect(err, JSON.stringify(filter)).toBeInstanceOf(SandboxError);
+      expect((err as SandboxError).status).toBe(400);
+      expect((err as Error).message).toContain(Object.keys(filter)[0]);
+    }
+  });
+});
+
+describe('startSandbox (on disk)', () => {
+  it('memory: false without a directory uses a temporary one, removed on close', async () => {
+    const sb = await startSandbox({ memory: false });
+    expect(existsSync(join(sb.dataDir, 'sandbox.db'))).toBe(true);
+    await sb.snapshot('named');
+    expect(readdirSync(join(sb.dataDir, 'snapshots'))).toEqual(['named.snapshot']);
+    await sb.close();
+    await sb.close();
+    expect(existsSync(sb.dataDir)).toBe(false);
+  });
+
+  it('a data directory is kept, and its named snapshots restore through the routes', async () => {
+    const dir = tempDir();
+    {
+      await using sb = await startSandbox({ dataDir: dir });
+      const call = await admin(sb);
+      await call('POST', '/hubs', { name: 'kept', label: 'Kept' });
+      await sb.snapshot('base');
+      await call('POST', '/hubs', { name: 'later', label: 'Later' });
+    }
+    await using again = await startSandbox({ dataDir: dir });
+    expect(await hubNames(await admin(again))).toEqual(['kept', 'later']);
+    await again.restore('base');
+    expect(await hubNames(await admin(again))).toEqual(['kept']);
+  });
+});
