@@ -32,11 +32,6 @@ const SKIPPED: Record<string, string> = {
   'cms edition resolve 5f1a2b3c4d5e6f7a8b9c0d1e --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2': 'needs an edition with a conflict; edition-scheduling contract tests cover resolve',
 };
 
-/** Examples of verbs another branch builds: skipped while the built manifest lacks the verb, run once it has it. */
-const AWAITING: Record<string, string> = {
-  'cms sandbox exec': 'issue 25 point 3 (fixture-api)',
-};
-
 /** Examples that exit non-zero on purpose. */
 const EXPECTED: Record<string, { code: number; why: string }> = {
   'cms edition schedule': { code: 2, why: 'asks for what is missing on a terminal; without one it names it (exit 2)' },
@@ -88,11 +83,6 @@ function allExamples(): Example[] {
   return [...fromDocs.filter((e) => !(e.inline && isBareVerb(e.line, verbs))), ...manifestExamples()];
 }
 
-function builtVerbs(): Set<string> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'manifest.json'), 'utf8')) as { commands: { path: string[] }[] };
-  return new Set(manifest.commands.map((c) => `cms ${c.path.join(' ')}`));
-}
-
 /** A command line that names only a verb (prose referring to it), not an example to run. */
 function isBareVerb(line: string, verbs: Set<string>): boolean {
   return verbs.has(line.replace(/^npx /, '').replace(/ --help$/, ''));
@@ -126,8 +116,6 @@ function shellEnv(dir: string, dataFrom?: string): Home {
     for (const d of ['data', 'config']) if (existsSync(join(dataFrom, d))) cpSync(join(dataFrom, d), join(dir, d), { recursive: true });
     cpSync(join(template.dir, 'export'), work, { recursive: true });
     cpSync(DC_CLI_FIXTURE, join(work, 'dc-export'), { recursive: true });
-    // The CI workflows' seed for the test sandbox (docs/ci.md): an export directory.
-    cpSync(join(template.dir, 'export', 'content'), join(work, 'test', 'sandbox-seed'), { recursive: true });
     mkdirSync(join(dir, '.amplience', 'imports'), { recursive: true });
   }
   writeFixtures(work);
@@ -327,7 +315,7 @@ const PRELUDES: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^cms edition unschedule (\S+)/, (m) => `cms edition schedule ${m[1]} --ignore-warnings --yes`],
   [/^cms login --profile editor\b/, () => 'cms sandbox client create --id editor --secret s3cret --permission all --acl hub:demo:READ'],
   [/^cms sandbox snapshot (?:restore|delete) (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
-  [/^cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
+  [/^(?:npx )?cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
 ];
 
 const UUID_ITEMS: Record<string, string> = {
@@ -402,8 +390,6 @@ describe('docs examples', () => {
     let skipped = 0;
     const check = async (ex: Example) => {
       if (SKIPPED[ex.line]) return void skipped++;
-      const awaited = Object.keys(AWAITING).find((v) => ex.line.replace(/^npx /, '').startsWith(`${v} `));
-      if (awaited && !builtVerbs().has(awaited)) return void skipped++;
       ran++;
       let line: string;
       try {
