@@ -25,10 +25,11 @@ auth:Who you are to the service\: client, profile, hub, token
 profile:Saved connections (profiles)
 sandbox:The embedded local sandbox of the whole service
 api:Make a raw request to the service (like gh api)
-completion:Print the shell completion script for bash, zsh or fish
+browse:Open the sandbox console at a resource (an item, edition, repository, hub or schema)
+completion:Print the shell completion script for bash, zsh, fish or PowerShell
 demo:Run a guided, realistic scenario on the embedded sandbox
 login:Save a profile\: client credentials, API and auth URLs, default hub
-runs:List bulk runs (import, copy, move, undo) with their status and counts, newest first
+runs:List bulk runs (import, copy, move, undo) with their status, hub, target and counts, newest first; `cms runs prune` removes old ones
 undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated
 version:Show the versions of the CLI, Node and the service (with its schema version)'
   'cms repo' 'features:Feature flags of a repository (e.g. slots)
@@ -112,13 +113,13 @@ children:List a content item and every item its content links reach, root first
 copy:Copy content items to another repository, folder, hub or profile (with what they link to)
 create:Create a content item in a repository
 delivery-key:Set or remove a content item'\''s delivery key (Content Delivery 2)
-diff:Show how the body of a content item changed between two versions
+diff:Show how a content item changed between two versions (label, folder, locale, body, ...)
 edit:Edit the body of a content item in your editor ($VISUAL or $EDITOR)
 export:Export content items (with their types, schemas and folders) to a directory, one file per item
 facet:Count content items per field value or date range (facets)
 find:Search the content items of a hub by text
-get:Show a content item (or one of its versions, or the item holding a delivery key)
-graph:Print the delivery graph of an item (or slot)\: it and its linked items as delivered JSON
+get:Show a content item (or one of its versions, or the item holding a delivery key), or what a site reads of it (--delivered)
+graph:Print the staging graph of an item (or slot)\: it and its linked items at their latest versions, as the staging query answers
 history:Show what made each version of a content item\: action, user and date
 import:Import an export directory into a hub\: create or update its items, linked items first
 list:List the content items of a repository
@@ -127,7 +128,7 @@ localizations:List the variants of a content item in other locales
 localize:Localize a content item and the items it links to into other locales (a localization job)
 move:Move content items to another repository, folder, hub or profile (copy, then archive the sources)
 publish:Publish an item and everything it links to
-render:Print an item (or slot) rendered as HTML by virtual staging
+render:Print an item (or slot) rendered as HTML by virtual staging (the latest version, not the published one)
 restore:Restore an earlier version of a content item (as a new version)
 unarchive:Unarchive a content item
 unpublish:Take an item out of publication
@@ -152,7 +153,7 @@ content:List the content snapshots of an edition, or add snapshots to it
 create:Create a DRAFT edition in an event, or copy one
 delete:Delete a DRAFT edition with its slots and content
 get:Show an edition
-list:List the editions of an event, or the editions of the hub in a date range
+list:List the upcoming editions of the hub, the editions of an event, or those in a date range
 preview:Show, create or delete the preview of an edition
 resolve:Resolve a conflict of an edition\: the version of a content item it publishes
 schedule:Schedule a DRAFT edition to publish at its start (guided on a terminal)
@@ -214,7 +215,7 @@ update:Change an extension (only the fields given)'
   'cms profile' 'list:List saved profiles (the current one is marked *)
 remove:Remove a saved profile
 show:Show the connection a command would use, and where each value came from
-use:Make a profile the current one'
+use:Make a profile the current one (sandbox\: back to the embedded sandbox)'
   'cms sandbox client' 'create:Create a restricted API client in the sandbox
 list:List the API clients of the sandbox (never their secrets)'
   'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
@@ -387,7 +388,7 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms folder rename' ''
   'cms item archive' ''
-  'cms item bulk-update' '--file:JSON array of updates (- for stdin); required
+  'cms item bulk-update' '--file:JSON array of updates (- for stdin)
 --ignore-schema-validation:store bodies even if they break their content type schema'
   'cms item children' ''
   'cms item copy' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -396,6 +397,8 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--drop-delivery-keys:to another hub\: copy without the delivery keys (for a hub without the delivery module)
+--enable-delivery-module:to another hub\: enable its delivery module (Content Delivery 2) when items carry delivery keys and it lacks it
 --concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
@@ -407,14 +410,15 @@ _cms_opts=(
 --folder:deprecated\: use --to-folder
 --locale:locale of the copy (default\: the source locale, if the destination accepts it)'
   'cms item create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:content repository (id or name); required
+--repo:content repository (id or name)
 --label:display label
 --schema:content type URI (body._meta.schema)
 --folder:folder of the repository to create it in
 --locale:locale such as en-GB (one of the repository item locales, if it has any)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
---set-string:like --set, but the value is always text (--set-string body.code=007)'
+--set-string:like --set, but the value is always text (--set-string body.code=007)
+--link:set a body field to a content link to an item, typed with that item'\''s content type (hero=<id>; related=<id>,<id> or related[]=<id> for a list; repeatable)'
   'cms item delivery-key' '--remove:remove the key instead'
   'cms item diff' '--from:the older version (default\: the one before --to)
 --to:the newer version (default\: the current one)'
@@ -444,6 +448,9 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms item get' '--version:an earlier version
 --key:find the item of the hub holding this delivery key
+--delivered:the published version, as Content Delivery 2 answers a site
+--depth:with --delivered\: root (the item alone) or all (with its linked items)
+--format:with --delivered\: inlined (links replaced by items) or linked (linkedContent apart)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
   'cms item history' '--limit:stop after n results (0 for all)
@@ -455,20 +462,26 @@ _cms_opts=(
 --publish:publish each imported item, and wait for the publishing jobs at the end
 --layout:layout of the directory\: cms (a cms item export) or dc-cli (the hosted service CLI'\''s content export); default\: detected
 --mapping-file:dc-cli'\''s mapping file\: its item ids are reused, and it is written back with this run'\''s
+--drop-delivery-keys:import the items without their delivery keys (for a hub without the delivery module)
+--enable-delivery-module:enable the delivery module (Content Delivery 2) on the hub when items carry delivery keys and it lacks it
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
   'cms item list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:content repository (id or name); required
---folder:only items in this folder
+--repo:content repository (id or name)
+--folder:only items in this folder (implies its repository)
 --status:only these statuses (comma list of ACTIVE, ARCHIVED; default\: all)
 --sort:sort order, e.g. label,asc (default\: createdDate,desc)
 --limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+--all:every result (same as --limit 0)
+-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms item locale' ''
   'cms item localizations' '--limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
-  'cms item localize' '--locale:target locale (repeatable or comma list); required
+  'cms item localize' '--locale:target locale (repeatable or comma list)
 --wait:wait until the job finishes
 --timeout:how long --wait waits (30s, 2m, or seconds)'
   'cms item move' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -477,15 +490,23 @@ _cms_opts=(
 --to-profile:destination profile\: another service or credentials (default\: the current one)
 --to-hub:destination hub (default\: the source hub, or the destination profile'\''s hub)
 --with-deps:also copy every item they link to, transitively, with links rewritten to the copies
+--drop-delivery-keys:to another hub\: copy without the delivery keys (for a hub without the delivery module)
+--enable-delivery-module:to another hub\: enable its delivery module (Content Delivery 2) when items carry delivery keys and it lacks it
 --concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --resume:continue an interrupted run (see cms runs); its options are reused
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
-  'cms item publish' '--wait:wait until the publishing job finishes'
-  'cms item render' '--template:wrapper template'
-  'cms item restore' '--to:the version to restore (required)'
+  'cms item publish' '--wait:wait until the publishing job finishes and the item shows it published
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:with --wait\: time between polls'
+  'cms item render' '--template:wrapper template
+--hub:the item'\''s hub (found from the item when left out)'
+  'cms item restore' '--version:the version to restore
+--to:older name of --version'
   'cms item unarchive' ''
-  'cms item unpublish' ''
+  'cms item unpublish' '--wait:wait until the item shows it unpublished
+--timeout:with --wait\: give up after this long (exit 8; 30s, 2m, or seconds)
+--interval:with --wait\: time between polls'
   'cms item update' '--label:new label
 --folder:move to this folder of the repository
 --locale:new locale
@@ -494,7 +515,8 @@ _cms_opts=(
 --ignore-schema-validation:store the body even if it breaks the content type schema
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
---set-string:like --set, but the value is always text (--set-string body.code=007)'
+--set-string:like --set, but the value is always text (--set-string body.code=007)
+--link:set a body field to a content link to an item, typed with that item'\''s content type (hero=<id>; related=<id>,<id> or related[]=<id> for a list; repeatable)'
   'cms item versions' '--oldest-first:list version 1 first
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
@@ -559,10 +581,13 @@ _cms_opts=(
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms edition delete' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms edition get' ''
+  'cms edition get' '-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms edition list' '--event:the event whose editions to list
---from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset)
---to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset)
+--from:range start\: now, today 09\:00, +2h, or a date-time (local unless it has Z or an offset); default\: now
+--to:range end\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default\: a year after --from
 --within:only editions entirely within the range (default\: overlapping it)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --sort:start, end, name, createdDate or publishingStatus with ,asc or ,desc (default\: start,asc)
@@ -573,8 +598,8 @@ _cms_opts=(
 --delete:delete the preview
 -y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms edition resolve' '--item:content item in conflict; required
---version:version to publish; required
+  'cms edition resolve' '--item:content item in conflict
+--version:version to publish
 --comment:why this version'
   'cms edition schedule' '--event:the event to pick the edition from
 --start:publish at\: tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: the edition start)
@@ -603,7 +628,7 @@ _cms_opts=(
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:slots repository (id or name); required
+--repo:slots repository (id or name)
 --label:display label
 --schema:slot type URI (body._meta.schema)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
@@ -611,7 +636,7 @@ _cms_opts=(
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
   'cms slot get' ''
   'cms slot list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---repo:slots repository (id or name); required
+--repo:slots repository (id or name)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
   'cms snapshot batch' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
@@ -620,8 +645,8 @@ _cms_opts=(
 --type:type of every snapshot
 --body-file:JSON request body from a file (- for stdin); flags override its fields'
   'cms snapshot create' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
---root:content item at the root of the snapshot; required
---comment:what the snapshot is for; required
+--root:content item at the root of the snapshot
+--comment:what the snapshot is for
 --type:snapshot type (generated ones come from cms snapshot batch)'
   'cms snapshot get' ''
   'cms snapshot item' ''
@@ -642,7 +667,10 @@ _cms_opts=(
   'cms job cancel' ''
   'cms job create' '--snapshot:snapshot to publish
 --at:when\: now, tomorrow 09\:00, +2h, or a date-time (local unless it has Z or an offset); default now'
-  'cms job get' ''
+  'cms job get' '-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms job list' '--snapshot:snapshot whose jobs to list (default\: every job of the hub)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
@@ -671,7 +699,11 @@ _cms_opts=(
 --all:every result (same as --limit 0)'
   'cms webhook requests' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+--all:every result (same as --limit 0)
+-w:keep watching\: print again on each change (Ctrl-C ends it)
+--watch:keep watching\: print again on each change (Ctrl-C ends it)
+--interval:with --watch\: time between reads
+--timeout:with --watch\: stop after this long'
   'cms webhook update' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --label:label
 --event:event to deliver, e.g. content-item.published (repeatable or comma list)
@@ -762,7 +794,7 @@ _cms_opts=(
   'cms integration commerce list' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
 --all:every result (same as --limit 0)'
-  'cms integration commerce live' '--slot:slot content item id (required)
+  'cms integration commerce live' '--slot:slot content item id
 --at:now, tomorrow 09\:00, +2h, or a date-time, local unless it has Z or an offset (default\: now on the service clock)'
   'cms integration commerce update' '--label:label (also labels its webhook)
 --body-file:JSON request body from a file (- for stdin); flags override its fields
@@ -835,7 +867,7 @@ _cms_opts=(
   'cms profile remove' ''
   'cms profile show' ''
   'cms profile use' ''
-  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox
+  'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)
 --open:open the console in the system browser'
   'cms sandbox exec' '--seed:start from this snapshot file
 --faults:inject faults (as cms sandbox serve --faults)
@@ -888,7 +920,10 @@ _cms_opts=(
 --paginate:fetch every page of a collection and print the items as one array
 -i:print the status line and response headers first
 --include:print the status line and response headers first
+--send-token:send the access token to an absolute URL on another host than the API (never sent there otherwise)
 --repo:repository whose id fills {repo} in the path'
+  'cms browse' '--no-browser:print the URL, do not open it
+--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)'
   'cms completion' ''
   'cms demo' '--hub:name of the demo hub'
   'cms login' '--client-id:API client id
@@ -899,8 +934,13 @@ _cms_opts=(
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
 --no-verify:save without checking the credentials'
-  'cms runs' '--limit:stop after n results (0 for all)
---all:every result (same as --limit 0)'
+  'cms runs' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--limit:stop after n results (0 for all)
+--all:every result (same as --limit 0)
+--older-than:prune\: runs that finished longer ago than this (e.g. 30d, 12h)
+--include-interrupted:prune\: interrupted runs too (they can no longer be resumed)
+-y:do not ask for confirmation
+--yes:do not ask for confirmation'
   'cms undo' '--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
 --dry-run:print what would change and change nothing (no write request is sent)
 --progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none
@@ -971,6 +1011,8 @@ _cms_vals=(
   'cms item facet --hub' '@hubs'
   'cms item find --hub' '@hubs'
   'cms item find --projection' 'basic'
+  'cms item get --depth' 'root all'
+  'cms item get --format' 'inlined linked'
   'cms item get --hub' '@hubs'
   'cms item graph --hub' '@hubs'
   'cms item import --hub' '@hubs'
@@ -982,6 +1024,7 @@ _cms_vals=(
   'cms item move --hub' '@hubs'
   'cms item move --to-repo' '@repositories'
   'cms item move --progress' 'auto bar json none'
+  'cms item render --hub' '@hubs'
   'cms workflow assign --hub' '@hubs'
   'cms workflow create --hub' '@hubs'
   'cms workflow get --hub' '@hubs'
@@ -1059,6 +1102,7 @@ _cms_vals=(
   'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' 'ACTIVE ARCHIVED'
   'cms api --repo' '@repositories'
+  'cms runs --hub' '@hubs'
   'cms undo --progress' 'auto bar json none'
 )
 _cms_args=(
@@ -1099,7 +1143,7 @@ _cms_args=(
   'cms admin member' 'hubs content-repositories'
   'cms admin members' 'hubs content-repositories'
   'cms admin revoke' 'hubs content-repositories'
-  'cms completion' 'bash zsh fish'
+  'cms completion' 'bash zsh fish powershell'
 )
 _cms_valopts=(
   'cms' ' --profile -o --output --query '
@@ -1146,22 +1190,24 @@ _cms_valopts=(
   'cms folder list' ' --hub --repo --parent --limit '
   'cms item bulk-update' ' --file '
   'cms item copy' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress --repo --label --version --name --folder --locale '
-  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string '
+  'cms item create' ' --hub --repo --label --schema --folder --locale --body-file --set --set-string --link '
   'cms item diff' ' --from --to '
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
-  'cms item get' ' --version --key --hub '
+  'cms item get' ' --version --key --depth --format --hub '
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
   'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
-  'cms item list' ' --hub --repo --folder --status --sort --limit '
+  'cms item list' ' --hub --repo --folder --status --sort --limit --interval --timeout '
   'cms item localizations' ' --limit '
   'cms item localize' ' --locale --timeout '
   'cms item move' ' --hub --to-repo --to-folder --to-profile --to-hub --concurrency --resume --progress '
-  'cms item render' ' --template '
-  'cms item restore' ' --to '
-  'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string '
+  'cms item publish' ' --timeout --interval '
+  'cms item render' ' --template --hub '
+  'cms item restore' ' --version --to '
+  'cms item unpublish' ' --timeout --interval '
+  'cms item update' ' --label --folder --locale --assignee --version --body-file --set --set-string --link '
   'cms item versions' ' --limit '
   'cms workflow assign' ' --hub '
   'cms workflow create' ' --hub --label --color '
@@ -1176,6 +1222,7 @@ _cms_valopts=(
   'cms event update' ' --hub --name --start --end --comment --brief --body-file --set --set-string '
   'cms edition content' ' --add-snapshot --limit '
   'cms edition create' ' --event --name --start --end --comment --copy-from --hub --body-file --set --set-string '
+  'cms edition get' ' --interval --timeout '
   'cms edition list' ' --event --from --to --hub --sort --limit '
   'cms edition preview' ' --type '
   'cms edition resolve' ' --item --version --comment '
@@ -1191,13 +1238,14 @@ _cms_valopts=(
   'cms job bulk-status' ' --hub '
   'cms job bulk' ' --hub --file --item --assignee --state --repo --timeout '
   'cms job create' ' --snapshot --at '
+  'cms job get' ' --interval --timeout '
   'cms job list' ' --snapshot --hub --limit '
   'cms job wait' ' --timeout --interval '
   'cms webhook create' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
   'cms webhook delete' ' --hub '
   'cms webhook get' ' --hub '
   'cms webhook list' ' --hub --limit '
-  'cms webhook requests' ' --hub --limit '
+  'cms webhook requests' ' --hub --limit --interval --timeout '
   'cms webhook update' ' --hub --label --event --handler --secret --header --secret-header --method --body-file --set '
   'cms index analytics' ' --hub --start --end --tags --limit --offset --search --order-by --direction '
   'cms index archive' ' --hub '
@@ -1242,9 +1290,10 @@ _cms_valopts=(
   'cms sandbox wait' ' --timeout --interval --data-dir '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
+  'cms browse' ' --port '
   'cms demo' ' --hub '
   'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
-  'cms runs' ' --limit '
+  'cms runs' ' --hub --limit --older-than '
   'cms undo' ' --concurrency --progress '
 )
 

@@ -9,7 +9,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'manifest.jso
 const { completionScript, referenceMarkdown, SHELLS } = await import(pathToFileURL(join(root, 'dist', 'cli', 'completion.js')).href);
 
 mkdirSync(join(root, 'completions'), { recursive: true });
-const ext = { bash: 'bash', zsh: 'zsh', fish: 'fish' };
+const ext = { bash: 'bash', zsh: 'zsh', fish: 'fish', powershell: 'ps1' };
 for (const shell of SHELLS) writeFileSync(join(root, 'completions', `cms.${ext[shell]}`), completionScript(manifest, shell));
 writeFileSync(join(root, 'docs', 'commands.md'), referenceMarkdown(manifest));
-console.log(`wrote completions/cms.{${SHELLS.join(',')}} and docs/commands.md`);
+console.log(`wrote completions/cms.{${SHELLS.map((s) => ext[s]).join(',')}} and docs/commands.md`);

@@ -1,11 +1,11 @@
-import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
+import { optionDescription, type Manifest, type ManifestCommand, type OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
 
 // Shell completion scripts generated from the command tree: commands, options and enum values
 // are written into the script; identifiers (hubs, repositories, editions...) come at completion
 // time from the hidden `cms __complete <kind>`, which is quick and silent on errors.
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 interface Tree {
@@ -76,6 +76,7 @@ export function completionScript(manifest: Manifest, shell: Shell): string {
   const tree = buildTree(manifest);
   if (shell === 'bash') return bash(tree);
   if (shell === 'zsh') return zsh(tree);
+  if (shell === 'powershell') return powershell(tree);
   return fish(tree);
 }
 
@@ -385,6 +386,91 @@ ${lines.join('\n')}
 `;
 }
 
+const psq = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+function powershell(tree: Tree): string {
+  const t = tables(tree, (k, v) => `  ${psq(k)} = ${psq(v)}`);
+  return `# PowerShell completion for cms. Generated from the command tree: do not edit.
+# Install: cms completion powershell >> $PROFILE   (or, for this session only:
+#   cms completion powershell | Out-String | Invoke-Expression)
+$__cmsSubs = @{
+${t.subs.join('\n')}
+}
+$__cmsOpts = @{
+${t.opts.join('\n')}
+}
+$__cmsVals = @{
+${t.vals.join('\n')}
+}
+$__cmsArgs = @{
+${t.args.join('\n')}
+}
+$__cmsValOpts = @{
+${t.valopts.join('\n')}
+}
+
+# A word from the service as PowerShell must read it back: it is data, so anything but plain
+# characters (or a leading dash) is single-quoted, a quote doubled, and never evaluated.
+function __cmsQuote([string]$word) {
+  if ($word -match '^[\\w.@:/+=,-]+$' -and $word -notmatch '^-') { return $word }
+  return "'" + $word.Replace("'", "''") + "'"
+}
+
+Register-ArgumentCompleter -Native -CommandName cms -ScriptBlock {
+  param($wordToComplete, $commandAst, $cursorPosition)
+  # The words typed before the one being completed, without their quotes.
+  $typed = @($commandAst.CommandElements | Select-Object -Skip 1 | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object {
+    if ($_ -is [System.Management.Automation.Language.StringConstantExpressionAst]) { $_.Value } else { $_.Extent.Text }
+  })
+  $path = 'cms'; $hub = ''; $prof = ''; $skip = $false
+  for ($i = 0; $i -lt $typed.Count; $i++) {
+    $w = $typed[$i]
+    if ($skip) { $skip = $false; continue }
+    if ($w -like '--hub=*') { $hub = $w.Substring(6); continue }
+    if ($w -like '--profile=*') { $prof = $w.Substring(10); continue }
+    if ($w -like '-*') {
+      if (($__cmsValOpts[$path] -like "* $w *") -or ($__cmsValOpts['cms'] -like "* $w *")) {
+        $skip = $true
+        if ($i + 1 -lt $typed.Count) { if ($w -eq '--hub') { $hub = $typed[$i + 1] } elseif ($w -eq '--profile') { $prof = $typed[$i + 1] } }
+      }
+      continue
+    }
+    $next = "$path $w"
+    if ($__cmsSubs.ContainsKey($next) -or $__cmsOpts.ContainsKey($next)) { $path = $next }
+  }
+  $prev = if ($typed.Count) { $typed[-1] } else { '' }
+  $values = $null
+  if ($skip) { $values = $__cmsVals["$path $prev"]; if (-not $values) { $values = $__cmsVals["cms $prev"] } }
+  elseif ($wordToComplete -like '-*') { $values = (@($__cmsOpts[$path], $__cmsOpts['cms']) -join ' ') }
+  elseif ($__cmsSubs.ContainsKey($path)) { $values = $__cmsSubs[$path] }
+  elseif ($__cmsArgs.ContainsKey($path)) { $values = $__cmsArgs[$path] }
+  if (-not $values) { return }
+  $candidates = @()
+  $dynamic = $values.StartsWith('@')
+  if ($dynamic) {
+    $arguments = @()
+    if ($prof) { $arguments += "--profile=$prof" }
+    $arguments += @('__complete', $values.Substring(1))
+    if ($hub) { $arguments += "--hub=$hub" }
+    foreach ($line in @(& cms @arguments 2>$null)) {
+      if (-not $line) { continue }
+      $parts = $line.Split([char]9, 2)
+      $candidates += ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+    }
+  } else {
+    foreach ($v in ($values -split ' ')) { if ($v) { $candidates += ,@($v, $v) } }
+  }
+  foreach ($c in $candidates) {
+    if ($c[0] -like "$wordToComplete*") {
+      $tip = $(if ($c[1]) { $c[1] } else { $c[0] })
+      $text = $(if ($dynamic) { __cmsQuote $c[0] } else { $c[0] })
+      [System.Management.Automation.CompletionResult]::new($text, $c[0], 'ParameterValue', $tip)
+    }
+  }
+}
+`;
+}
+
 /** docs/commands.md: every command with its description, usage, options and examples. */
 export function referenceMarkdown(manifest: Manifest): string {
   const out: string[] = [
@@ -416,7 +502,7 @@ export function referenceMarkdown(manifest: Manifest): string {
       if (c.args?.length) out.push('| Argument | Description |', '|---|---|', ...c.args.map((a) => `| \`${a.name}\` | ${a.description}${a.required ? '' : ' (optional)'} |`), '');
       if (c.options?.length) {
         out.push('| Option | Description |', '|---|---|');
-        for (const o of c.options) if (!o.hidden) out.push(`| \`${o.flags}\` | ${o.description.replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.default !== undefined ? ` (default: ${JSON.stringify(o.default)})` : ''} |`);
+        for (const o of c.options) if (!o.hidden && !o.aliasOf) out.push(`| \`${o.flags}\` | ${optionDescription(o).replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.default !== undefined ? ` (default: ${JSON.stringify(o.default)})` : ''} |`);
         out.push('');
       }
       out.push('Examples:', '', '```sh', ...c.examples.map((e) => `$ ${e}`), '```', '');

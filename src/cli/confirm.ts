@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { Context } from './context.js';
+import { visible } from '../output/visible.js';
 
 /**
  * Asks before a destructive change unless --yes. Without a terminal (CI, pipes, --no-input)
@@ -9,6 +10,7 @@ export async function confirm(ctx: Context, question: string, yes: boolean | und
   if (yes) return;
   if (!ctx.io.canPrompt) throw new UsageError(`${question} Pass --yes to confirm.`, `Not asked: ${ctx.io.noPromptReason}.`);
   const { confirm: ask } = await import('@inquirer/prompts');
-  const answer = await ask({ message: question, default: false }, { output: process.stderr, signal: ctx.signal });
+  // The prompt draws on the stream itself: names in the question are escaped first.
+  const answer = await ask({ message: visible(question), default: false }, { output: ctx.io.promptStream(), signal: ctx.signal });
   if (!answer) throw new UsageError('Cancelled; nothing was changed.');
 }

@@ -2,11 +2,12 @@ import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
 import { resolveConnection, type Connection } from '../config/resolve.js';
-import { ApiClient } from '../core/client.js';
+import { ApiClient, type RetryInfo } from '../core/client.js';
+import { ANNOUNCE_WAIT_MS, DEFAULT_RETRY } from '../core/retry.js';
 import { TokenProvider } from '../core/auth.js';
-import { createTransport } from '../core/transport.js';
+import { createTransport, REQUEST_DEADLINE_MS } from '../core/transport.js';
 import { UsageError } from '../core/errors.js';
-import type { Format } from '../output/render.js';
+import type { Format, RenderOptions } from '../output/render.js';
 import { debugTrace } from './debug.js';
 import { IO } from './io.js';
 import { unknownName } from './suggest.js';
@@ -28,6 +29,17 @@ export interface GlobalOptions {
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/** CMS_REQUEST_TIMEOUT: seconds one attempt of a request may take in all (default REQUEST_DEADLINE_MS). */
+function requestDeadline(env: NodeJS.ProcessEnv): number {
+  const raw = env.CMS_REQUEST_TIMEOUT;
+  if (raw === undefined || raw === '') return REQUEST_DEADLINE_MS;
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s <= 0 || s > 86_400) throw new UsageError(`CMS_REQUEST_TIMEOUT must be a number of seconds between 0 and 86400, got '${raw}'`);
+  return Math.round(s * 1000);
+}
+
 /** What every command gets: options, terminal facts, and (created on first use) the API client. */
 export class Context {
   readonly io: IO;
@@ -37,6 +49,8 @@ export class Context {
   private clientPromise: Promise<ApiClient> | null = null;
   /** Hub ids by name, per client: two profiles may name different hubs alike. */
   private hubCache = new WeakMap<ApiClient, Map<string, string>>();
+  /** How the command's output is printed (set by main): for verbs that print as they go. */
+  renderOptions: RenderOptions = { format: 'table' };
 
   constructor(
     readonly globals: GlobalOptions,
@@ -72,16 +86,25 @@ export class Context {
   async connect(conn: Connection): Promise<ApiClient> {
     const transport = await createTransport(conn);
     const trace = this.globals.debug ? debugTrace((s) => this.io.err(s)) : undefined;
+    const deadlineMs = requestDeadline(this.env);
     // Embedded tokens cost microseconds in-process; only remote tokens are worth a cache file.
     const cacheFile = conn.embedded ? null : join(configDir(this.env), 'token-cache.json');
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal);
-    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal });
+    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret }, cacheFile, trace, undefined, this.signal, deadlineMs);
+    const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, deadlineMs, onRetry: (info) => this.announceWait(info) });
     client.dryRun = Boolean(this.globals.dryRun);
     this.opened.push(client);
     return client;
   }
 
   private readonly opened: ApiClient[] = [];
+
+  /** A long wait before a retry is said before it starts: a silent minute looks like a hang. */
+  private announceWait(info: RetryInfo): void {
+    if (info.delayMs < ANNOUNCE_WAIT_MS) return;
+    const asked = info.retryAfterMs !== undefined && info.retryAfterMs > info.delayMs ? ` and asked for ${seconds(info.retryAfterMs)} s (at most ${seconds(DEFAULT_RETRY.maxRetryAfterMs)} s are waited)` : '';
+    const why = info.status === 'network' ? 'the connection failed' : `the service answered ${info.status}${asked}`;
+    this.io.err(`waiting ${seconds(info.delayMs)} s before retrying ${info.url} (attempt ${info.attempt + 1}): ${why}\n`);
+  }
 
   /**
    * The hub to work in: --hub, else CMS_HUB, else the profile's hub, else the only hub there is.

@@ -1,12 +1,12 @@
-import type { Exchange } from '../core/client.js';
-import { redactHeader, redactText } from '../core/redact.js';
+import type { Exchange } from '../core/transport.js';
+import { redactHeader, redactText, redactUrl } from '../core/redact.js';
 
 const MAX_BODY = 4000;
 
-/** --debug: every request and response on stderr, with secrets redacted. */
+/** --debug: every request and response on stderr, with secrets redacted (headers, body fields, query parameters in every URL). */
 export function debugTrace(write: (s: string) => void) {
   return (x: Exchange): void => {
-    const lines = [`> ${x.method} ${x.url}${x.attempt ? ` (retry ${x.attempt})` : ''}`];
+    const lines = [`> ${x.method} ${redactUrl(x.url)}${x.attempt ? ` (retry ${x.attempt})` : ''}`];
     for (const [k, v] of Object.entries(x.requestHeaders)) lines.push(`> ${k}: ${redactHeader(k, v)}`);
     if (x.requestBody) lines.push(`> ${clip(redactText(x.requestBody))}`);
     if (x.error) lines.push(`< network error after ${x.ms} ms: ${x.error.message}`);

@@ -27,6 +27,14 @@ export interface OptionSpec {
   hidden?: boolean;
   /** What shell completion offers for the value: hubs, repositories, editions, ... */
   complete?: string;
+  /** Marked in help and checked before the verb runs (before any request), exit 2 when missing. */
+  required?: boolean;
+  /** With `required`: another option (its attribute name) that stands in for this one. */
+  requiredUnless?: string;
+  /** An old name of another option (its attribute name): its value goes there; hide this one. */
+  aliasOf?: string;
+  /** The service spells the values upper case: any case is accepted, sent upper case. */
+  upperCase?: boolean;
 }
 
 export interface CommandSpec<O = Record<string, any>> {
@@ -43,6 +51,11 @@ export interface CommandSpec<O = Record<string, any>> {
   aliases?: string[];
   hidden?: boolean;
   run(ctx: Context, args: Record<string, any>, opts: O): Promise<Output | void>;
+}
+
+/** The help text of an option: its description, marked when it is required. */
+export function optionDescription(o: OptionSpec): string {
+  return o.required ? `${o.description} (required${o.requiredUnless ? ` unless --${o.requiredUnless.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : ''})` : o.description;
 }
 
 export function defineCommand<O = Record<string, any>>(spec: CommandSpec<O>): CommandSpec<O> {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { CliError, UsageError } from '../core/errors.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CliError, ExitCode, UsageError } from '../core/errors.js';
 
 /** The user's editor as words: VISUAL, else EDITOR; null when neither is set. */
 export function editorCommand(env: NodeJS.ProcessEnv): string[] | null {
@@ -59,4 +60,46 @@ export async function runEditor(words: readonly string[], file: string): Promise
     process.off('SIGINT', ignore);
     for (const l of saved) process.on('SIGINT', l as () => void);
   }
+}
+
+/** Rounds of "reopen to fix it" before giving up: a script as EDITOR could write the same mistake forever. */
+export const MAX_EDIT_ROUNDS = 5;
+const COMMENT = '#';
+
+/**
+ * Opens `file` in the editor until `check` accepts what was written, like `kubectl edit`: when
+ * `check` refuses the text as invalid input (exit 2: not JSON, a schema error), the editor opens
+ * again on the text as written, with the error as `#` lines on top (dropped again before
+ * checking). Saving the same text again (or MAX_EDIT_ROUNDS) gives up with that error, the file
+ * holding the text without the error lines; any other failure ends at once.
+ */
+export async function editUntilValid<T>(words: readonly string[], file: string, check: (text: string) => Promise<T>, say: (message: string) => void): Promise<T> {
+  let previous: string | null = null;
+  for (let round = 1; ; round++) {
+    const status = await runEditor(words, file);
+    if (status !== 0) throw new CliError(`The editor (${words[0]}) exited with status ${status}: nothing was saved`);
+    const text = withoutErrorLines(readFileSync(file, 'utf8'));
+    try {
+      return await check(text);
+    } catch (err) {
+      const retry = err instanceof CliError && err.exitCode === ExitCode.USAGE && text !== previous && round < MAX_EDIT_ROUNDS;
+      writeFileSync(file, retry ? `${errorLines(err as CliError)}${text}` : text, { mode: 0o600 });
+      if (!retry) throw err;
+      previous = text;
+      say(`error: ${(err as CliError).message}\n  Reopening the editor to fix it (save it unchanged to give up).\n`);
+    }
+  }
+}
+
+function errorLines(err: CliError): string {
+  const lines = ['The edit was not saved: fix it and save, or save it unchanged to give up.', ...err.message.split('\n'), ...(err.hint ? [err.hint] : [])];
+  return `${lines.map((l) => `${COMMENT} ${l.trim()}`).join('\n')}\n`;
+}
+
+/** The text without the error lines put on top of it (JSON has no comments: `#` starts none of its lines). */
+function withoutErrorLines(text: string): string {
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && lines[i]!.trimStart().startsWith(COMMENT)) i++;
+  return lines.slice(i).join('\n');
 }

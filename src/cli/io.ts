@@ -1,5 +1,14 @@
 import { isatty } from 'node:tty';
-import type { Paint } from '../output/render.js';
+import { jsonText, terminalText } from '../output/visible.js';
+
+/** Our own styling (tables, records): the only escape sequences the output chokepoint lets through. */
+export interface Paint {
+  bold(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  dim(s: string): string;
+}
 
 const identity = (s: string) => s;
 const PLAIN: Paint = { bold: identity, green: identity, yellow: identity, red: identity, dim: identity };
@@ -12,7 +21,12 @@ export interface IOOptions {
 }
 
 /**
- * Terminal facts and the output streams. A terminal means stdout is a TTY, or CMS_FORCE_TTY is
+ * Terminal facts and the output streams, and the output chokepoint: every string the CLI writes
+ * to stdout or stderr goes through out/err/note/warn (text: control characters shown as \xHH,
+ * only our own colours kept) or outJson/errJson (JSON: DEL and C1 as \u00XX). No other file of
+ * src/ touches process.stdout, process.stderr or console (test/unit/architecture.test.ts);
+ * prompts and the progress bar get the stream from promptStream(), with their text escaped.
+ * A terminal means stdout is a TTY, or CMS_FORCE_TTY is
  * set (its value may be a width, e.g. CMS_FORCE_TTY=120). Colour needs a terminal and neither
  * NO_COLOR nor --no-color. Prompts need an interactive stdin and stderr, no --no-input, no CI.
  */
@@ -54,20 +68,37 @@ export class IO {
   }
 
   out(s: string): void {
-    this.stdout.write(s);
+    this.stdout.write(terminalText(s, this.colorEnabled));
   }
 
   err(s: string): void {
-    this.stderr.write(s);
+    this.stderr.write(terminalText(s, this.colorEnabled));
+  }
+
+  /** JSON text (-o json, ndjson, JSON errors and progress events): still valid JSON once escaped. */
+  outJson(s: string): void {
+    this.stdout.write(jsonText(s));
+  }
+
+  errJson(s: string): void {
+    this.stderr.write(jsonText(s));
   }
 
   /** Chatter for people: on stderr, and only when stderr is a terminal. */
   note(message: string): void {
-    if (this.isStderrTTY) this.stderr.write(`${message}\n`);
+    if (this.isStderrTTY) this.err(`${message}\n`);
   }
 
   warn(message: string): void {
-    this.stderr.write(`warning: ${message}\n`);
+    this.err(`warning: ${message}\n`);
+  }
+
+  /**
+   * The stream interactive widgets (prompts, the progress bar) draw on with their own cursor
+   * codes. What they show of ours must be escaped first (visible()).
+   */
+  promptStream(): NodeJS.WriteStream {
+    return this.stderr;
   }
 
   async colors(): Promise<Paint> {

@@ -37,19 +37,26 @@ export async function main(argv: string[]): Promise<number> {
     // Loaded side by side: each import waits on file reads, which overlap.
     const [{ Context }, { render }, verb] = await Promise.all([import('./context.js'), import('../output/render.js'), importVerb(spec.module)]);
     ctx = new Context(g);
+    const renderOptions = { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) };
+    // Verbs that print more than once (watch mode) print as the final output would.
+    ctx.renderOptions = renderOptions;
     const out = await verb.run(ctx, args, opts).catch(async (err: unknown) => {
       const { DryRunStop } = await import('../core/client.js');
       if (!(err instanceof DryRunStop)) throw err;
       ctx!.io.note('Dry run: this request was not sent.');
       return dryRunOutput(err, g.output);
     });
-    await render(out, { format: g.output, query: g.query, columns: g.columns, headers: g.headers, quiet: g.quiet, localTime: !utc && (zoneGiven || ctx.io.isTTY) }, ctx.io);
+    await render(out, renderOptions, ctx.io);
     if (out?.failure) throw out.failure;
   }, argv);
 
   const asJson = errorsAsJson(argv);
-  // With -o json|ndjson, usage errors are reported as JSON too: keep commander's text off stderr.
-  if (asJson) forEachCommand(program, (c) => c.configureOutput({ outputError: () => {} }));
+  // Commander's help and usage errors (which quote what was typed) go through the output chokepoint
+  // too. With -o json|ndjson, usage errors are reported as JSON: keep commander's text off stderr.
+  const plainIO = new IO({ color: false, input: false });
+  forEachCommand(program, (c) =>
+    c.configureOutput({ writeOut: (s) => plainIO.out(s), writeErr: (s) => plainIO.err(s), ...(asJson ? { outputError: () => {} } : {}) }),
+  );
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -158,5 +165,5 @@ interface JsonError {
 }
 
 function printJsonError(io: IO, error: JsonError): void {
-  io.err(`${JSON.stringify({ error })}\n`);
+  io.errJson(`${JSON.stringify({ error })}\n`);
 }

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Command as CommandType, Option as OptionType } from 'commander';
-import type { Manifest, ManifestCommand, OptionSpec } from './define.js';
+import { optionDescription, type Manifest, type ManifestCommand, type OptionSpec } from './define.js';
 import { FORMATS } from '../output/formats.js';
 import { parseDuration } from '../server/core/clock.js';
+import { UsageError } from '../core/errors.js';
 
 // require() skips the export scan Node runs on a CommonJS package imported from ESM (~4 ms of startup).
 const { Argument, Command, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
@@ -104,7 +105,7 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     for (const a of spec.args ?? []) {
       const name = `${a.name}${a.variadic ? '...' : ''}`;
       const argument = new Argument(a.required ? `<${name}>` : `[${name}]`, a.description);
-      if (a.choices) argument.choices(a.choices);
+      if (a.choices) argument.choices(a.choices).argParser(choiceParser(a.choices, false));
       cmd.addArgument(argument);
     }
     for (const o of spec.options ?? []) cmd.addOption(toOption(o));
@@ -125,17 +126,80 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
         opts.dryRun = true;
         globals.dryRun = false;
       }
+      checkOptions(spec, opts);
       await run(spec, args, opts, globals);
     });
+  }
+  for (const [words, instead] of Object.entries(OTHER_WORDS)) {
+    const path = words.split(' ');
+    if (!isOpen(path.slice(0, -1)) || !byPath.has(path.slice(0, -1).join(' '))) continue;
+    groupFor(path.slice(0, -1))
+      .command(path[path.length - 1]!, { hidden: true })
+      .argument('[rest...]')
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .helpOption(false)
+      .exitOverride()
+      .action(() => {
+        throw new UsageError(`There is no \`cms ${words}\``, `Did you mean \`cms ${path.slice(0, -1).join(' ')} ${instead}\`? See: cms ${path.slice(0, -1).join(' ')} ${instead} --help`);
+      });
   }
   return program;
 }
 
+/** Words users reach for that the service calls otherwise: the command line names the right verb. */
+const OTHER_WORDS: Record<string, string> = {
+  'type create': 'register',
+};
+
+/** An option's attribute name in commander's opts() (`--dry-run` -> dryRun). */
+const attribute = (o: OptionSpec): string => new Option(o.flags).attributeName();
+
+/**
+ * Old names give their value to the new one, and required options are checked: both before
+ * the verb runs, so a missing flag never costs a request (exit 2, naming it).
+ */
+function checkOptions(spec: ManifestCommand, opts: Record<string, unknown>): void {
+  const options = spec.options ?? [];
+  for (const o of options) {
+    if (!o.aliasOf) continue;
+    const key = attribute(o);
+    if (opts[key] === undefined) continue;
+    const target = options.find((t) => attribute(t) === o.aliasOf);
+    if (opts[o.aliasOf] !== undefined && opts[o.aliasOf] !== opts[key]) throw new UsageError(`${longFlag(o)} is another name for ${target ? longFlag(target) : o.aliasOf}: give one of them`);
+    opts[o.aliasOf] = opts[key];
+    delete opts[key];
+  }
+  const missing = options.filter((o) => o.required && isEmpty(opts[attribute(o)]) && !(o.requiredUnless && !isEmpty(opts[o.requiredUnless])));
+  if (missing.length) {
+    const unless = (o: OptionSpec) => {
+      const other = o.requiredUnless && options.find((t) => attribute(t) === o.requiredUnless);
+      return other ? ` (or ${longFlag(other)})` : '';
+    };
+    throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''}: ${missing.map((o) => `${o.flags.replace(/^-\w, /, '')}${unless(o)}`).join(', ')}`, `See: cms ${spec.path.join(' ')} --help`);
+  }
+}
+
+const isEmpty = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.length === 0);
+const longFlag = (o: OptionSpec): string => /--[\w-]+/.exec(o.flags)?.[0] ?? o.flags;
+
+/** Any case of a choice is that choice (`--type staging` is STAGING); anything else is refused. */
+function choiceParser(choices: readonly string[], repeatable: boolean) {
+  return (value: string, previous: unknown) => {
+    const typed = value.toLowerCase();
+    // The singular of a plural choice is that choice too (`admin members hub` for hubs).
+    const hit = choices.find((c) => c === value) ?? choices.find((c) => c.toLowerCase() === typed) ?? choices.find((c) => [`${typed}s`, typed.replace(/y$/, 'ies')].includes(c.toLowerCase()));
+    if (hit === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    return repeatable ? [...((previous as string[] | undefined) ?? []), hit] : hit;
+  };
+}
+
 function toOption(o: OptionSpec): OptionType {
-  const opt = new Option(o.flags, o.description);
-  if (o.choices) opt.choices(o.choices);
-  if (o.hidden) opt.hideHelp();
-  if (o.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  const opt = new Option(o.flags, optionDescription(o));
+  if (o.hidden || o.aliasOf) opt.hideHelp();
+  if (o.choices) opt.choices(o.choices).argParser(choiceParser(o.choices, Boolean(o.repeatable)));
+  else if (o.upperCase) opt.argParser((value: string, previous: unknown) => (o.repeatable ? [...((previous as string[] | undefined) ?? []), value.toUpperCase()] : value.toUpperCase()) as never);
+  else if (o.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   if (o.integer) {
     opt.argParser((value: string) => {
       if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`needs a whole number of 0 or more, got '${value}'`);

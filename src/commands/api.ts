@@ -12,6 +12,7 @@ interface Opts {
   input?: string;
   header?: string[];
   paginate?: boolean;
+  sendToken?: boolean;
   include?: boolean;
   repo?: string;
 }
@@ -43,6 +44,7 @@ export default defineCommand<Opts>({
     { flags: '-H, --header <name:value>', description: 'extra request header, repeatable', repeatable: true },
     { flags: '--paginate', description: 'fetch every page of a collection and print the items as one array' },
     { flags: '-i, --include', description: 'print the status line and response headers first' },
+    { flags: '--send-token', description: 'send the access token to an absolute URL on another host than the API (never sent there otherwise)' },
     { ...repoOption, description: 'repository whose id fills {repo} in the path' },
   ],
   async run(ctx, args, opts) {
@@ -75,7 +77,7 @@ export default defineCommand<Opts>({
       for await (const row of client.paginate(path, key, { query })) all.push(row);
       return { kind: 'item', data: all, raw: true };
     }
-    const res = await client.request(method, path, { query, body, headers });
+    const res = await client.request(method, path, { query, body, headers, otherOrigin: otherOrigin(ctx, client, path, opts.sendToken) });
     if (opts.include) {
       ctx.io.out(`HTTP ${res.status}\n`);
       res.headers.forEach((v, k) => ctx.io.out(`${k}: ${v}\n`));
@@ -86,6 +88,24 @@ export default defineCommand<Opts>({
     return { kind: 'item', data: res.data, raw: true };
   },
 });
+
+/**
+ * An absolute URL on another host is sent without the access token (as gh sends its token only to
+ * its own host), unless --send-token asks for it; the note says which.
+ */
+function otherOrigin(ctx: Context, client: { origin: string }, path: string, sendToken?: boolean): 'anonymous' | 'token' | undefined {
+  if (!/^https?:\/\//i.test(path)) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(path).origin;
+  } catch {
+    throw new UsageError(`Not a URL: ${path}`);
+  }
+  if (origin === client.origin) return undefined;
+  if (sendToken) ctx.io.warn(`sending the access token to ${origin}, which is not the API origin ${client.origin} (--send-token)`);
+  else ctx.io.err(`note: ${origin} is not the API origin ${client.origin}: sent without the access token (--send-token sends it)\n`);
+  return sendToken ? 'token' : 'anonymous';
+}
 
 const PLACEHOLDERS = ['hub', 'repo'];
 

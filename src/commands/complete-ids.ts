@@ -22,7 +22,7 @@ export default defineCommand<{ hub?: string }>({
   hidden: true,
   summary: 'Identifiers for shell completion (quick, silent on errors)',
   description:
-    'Prints one candidate a line, `word<TAB>description`. Words come from the service and are data: the completion scripts insert them quoted, never evaluated. A name holding control characters (a newline, a tab) cannot be one line: that candidate is offered by its id.',
+    'Prints one candidate a line, `word<TAB>description`. Words come from the service and are data: the completion scripts insert them quoted, never evaluated. A name that is not a plain word (a newline or a tab in it, or a leading - that makes it an option even quoted) is offered by its id, and an id that is not a plain word is not offered.',
   examples: ['cms __complete hubs', 'cms __complete repositories --hub demo'],
   args: [{ name: 'kind', description: KINDS.join(', '), required: true }],
   options: [{ flags: '--hub <id|name>', description: 'hub for repositories, events and editions' }],
@@ -39,12 +39,25 @@ export default defineCommand<{ hub?: string }>({
   },
 });
 
-/** A name as the word when it fits on one line, else the id; the description names the other. */
-function byName(name: unknown, id: string, label?: unknown): Candidate {
+/**
+ * A word a shell may offer: on one line, and not an option once the shell removes the quotes it
+ * inserts it with (`'--profile=prod'` is still --profile=prod to cms). Ids from a hostile service
+ * are no safer than names.
+ */
+const plainWord = (w: string) => w !== '' && !w.startsWith('-') && w === w.replace(CONTROL, '');
+
+/** A name as the word when it is a plain word, else the id when that is; the description names the other. */
+function byName(name: unknown, id: string, label?: unknown): Candidate | undefined {
   const n = typeof name === 'string' ? name : '';
   const shown = [typeof label === 'string' && label !== n ? label : '', id].filter(Boolean).join(' · ');
-  if (!n || n !== n.replace(CONTROL, '')) return { word: id, description: clean(n || String(label ?? '')) };
-  return { word: n, description: clean(shown) };
+  if (plainWord(n)) return { word: n, description: clean(shown) };
+  return byId(id, n || String(label ?? ''));
+}
+
+/** The id as the word (with `description` beside it), or nothing when the id is not a plain word either. */
+function byId(id: unknown, description: string): Candidate | undefined {
+  const word = typeof id === 'string' ? id : '';
+  return plainWord(word) ? { word, description: clean(description) } : undefined;
 }
 
 const clean = (s: string) => s.replace(CONTROL, ' ').slice(0, 200);
@@ -52,7 +65,7 @@ const clean = (s: string) => s.replace(CONTROL, ' ').slice(0, 200);
 async function candidates(ctx: Context, kind: string, hub?: string): Promise<Candidate[]> {
   if (kind === 'profiles') {
     return Object.entries(readProfiles(ctx.env).profiles)
-      .filter(([name]) => name === name.replace(CONTROL, ''))
+      .filter(([name]) => plainWord(name))
       .map(([name, p]) => ({ word: name, description: clean(p.apiUrl ?? 'sandbox') }));
   }
   const client = await ctx.client();
@@ -61,20 +74,21 @@ async function candidates(ctx: Context, kind: string, hub?: string): Promise<Can
     for await (const x of client.paginate(url, key, { limit: LIMIT })) out.push(x);
     return out;
   };
-  if (kind === 'hubs') return (await take('/hubs', 'hubs')).map((h) => byName(h.name, h.id, h.label));
+  const offered = (list: (Candidate | undefined)[]) => list.filter((c): c is Candidate => c !== undefined);
+  if (kind === 'hubs') return offered((await take('/hubs', 'hubs')).map((h) => byName(h.name, h.id, h.label)));
   const hubId = await ctx.hubId(hub, client);
-  if (kind === 'repositories') return (await take(`/hubs/${hubId}/content-repositories`, 'content-repositories')).map((r) => byName(r.name, r.id, r.label));
+  if (kind === 'repositories') return offered((await take(`/hubs/${hubId}/content-repositories`, 'content-repositories')).map((r) => byName(r.name, r.id, r.label)));
   if (kind === 'events') {
     const events = await take(`/hubs/${hubId}/events`, 'events');
     // A name two events share resolves to neither: offer those by id.
     const count = new Map<string, number>();
     for (const e of events) count.set(e.name, (count.get(e.name) ?? 0) + 1);
-    return events.map((e) => (count.get(e.name)! > 1 ? { word: e.id, description: clean(String(e.name)) } : byName(e.name, e.id)));
+    return offered(events.map((e) => (count.get(e.name)! > 1 ? byId(e.id, String(e.name)) : byName(e.name, e.id))));
   }
   if (kind === 'editions') {
     // Editions are named by id only; the name is the description.
     const editions = await take(`/hubs/${hubId}/editions?rangeStart=1970-01-01T00:00:00Z&rangeEnd=9999-12-31T00:00:00Z`, 'editions');
-    return editions.map((e) => ({ word: e.id, description: clean(String(e.name ?? '')) }));
+    return offered(editions.map((e) => byId(e.id, String(e.name ?? ''))));
   }
   return [];
 }

@@ -5,13 +5,14 @@ import { SHELLS, completionScript, type Shell } from '../cli/completion.js';
 import { text } from '../output/result.js';
 
 export default defineCommand({
-  summary: 'Print the shell completion script for bash, zsh or fish',
+  summary: 'Print the shell completion script for bash, zsh, fish or PowerShell',
   description: [
     'Completes commands, options and their values; hubs, repositories, events and editions are completed from the current profile.',
     'Install (each line works from any shell; start a new shell afterwards):',
     '  bash: mkdir -p ~/.local/share/bash-completion/completions && cms completion bash > ~/.local/share/bash-completion/completions/cms',
     '  zsh:  mkdir -p ~/.zsh/completions && cms completion zsh > ~/.zsh/completions/_cms, then in ~/.zshrc before compinit: fpath=(~/.zsh/completions $fpath)',
     '  fish: mkdir -p ~/.config/fish/completions && cms completion fish > ~/.config/fish/completions/cms.fish',
+    '  PowerShell: cms completion powershell >> $PROFILE (or, for one session: cms completion powershell | Out-String | Invoke-Expression)',
   ].join('\n'),
   examples: [
     'mkdir -p ~/.local/share/bash-completion/completions && cms completion bash > ~/.local/share/bash-completion/completions/cms',

@@ -78,7 +78,7 @@ async function askForMissing(ctx: Context, profile: Profile): Promise<void> {
   if (!missing.length) return;
   if (!ctx.io.canPrompt) throw new UsageError(`Missing ${missing.join(', ')}`, `Give them as flags (not asked: ${ctx.io.noPromptReason}), or use --sandbox for the embedded sandbox.`);
   const { input, password } = await import('@inquirer/prompts');
-  const io = { output: process.stderr, signal: ctx.signal };
+  const io = { output: ctx.io.promptStream(), signal: ctx.signal };
   profile.apiUrl ??= await input({ message: 'API URL (e.g. https://api.example.com, or "sandbox"):', required: true }, io);
   profile.clientId ??= await input({ message: 'Client id:', required: true }, io);
   profile.clientSecret ??= await password({ message: 'Client secret:', mask: '*' }, io);

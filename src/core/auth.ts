@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../config/private-dir.js';
-import { ApiError, CliError, ExitCode } from './errors.js';
-import type { Transport, WireResponse } from './transport.js';
-import type { ExchangeListener } from './client.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import { ApiError, CliError, ExitCode, redirectError } from './errors.js';
+import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type Transport, type WireResponse } from './transport.js';
+import { redactUrl } from './redact.js';
+import { DEFAULT_RETRY, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 
 export interface Credentials {
   authUrl: string;
@@ -37,6 +37,7 @@ export class TokenProvider {
     private readonly onExchange?: ExchangeListener,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
+    private readonly deadlineMs = REQUEST_DEADLINE_MS,
   ) {}
 
   async token(): Promise<string> {
@@ -76,23 +77,43 @@ export class TokenProvider {
     // network failures are retried as for an idempotent request.
     let res: WireResponse;
     let text: string;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
+      // One deadline for the whole exchange, as for every request (transport.ts).
+      const deadline = attemptDeadline(this.signal, this.deadlineMs);
       try {
-        res = await this.transport.send({ method: 'POST', url, headers, body: body.toString(), signal: this.signal });
-      } catch (err) {
-        if (this.signal?.aborted) throw this.signal.reason ?? err;
-        await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), error: err as Error, ms: Date.now() - started, attempt });
-        if (attempt < this.retry.retries && isNetworkError(err)) {
-          await sleep(retryDelay(attempt, this.retry), this.signal);
-          continue;
+        try {
+          res = await this.transport.send({ method: 'POST', url, headers, body: body.toString(), signal: deadline.signal });
+        } catch (err) {
+          if (this.signal?.aborted) throw this.signal.reason ?? err;
+          if (deadline.expired) throw deadlineError(url, this.deadlineMs);
+          await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), error: err as Error, ms: Date.now() - started, attempt });
+          const delay = isNetworkError(err) ? nextDelay(attempt, this.retry, waited) : undefined;
+          if (delay !== undefined) {
+            deadline.release();
+            await sleep(delay, this.signal);
+            waited += delay;
+            continue;
+          }
+          throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
         }
-        throw new CliError(`Cannot reach the authorization server at ${this.creds.authUrl}: ${(err as Error).message}`, ExitCode.FAILURE, 'Check the auth URL of the profile and your network.');
+        text = await res.text();
+      } catch (err) {
+        if (deadline.expired && !this.signal?.aborted && !(err instanceof CliError)) throw deadlineError(url, this.deadlineMs);
+        throw err;
+      } finally {
+        deadline.release();
       }
-      text = await res.text();
       await this.onExchange?.({ method: 'POST', url, requestHeaders: headers, requestBody: body.toString(), status: res.status, responseHeaders: res.headers, responseBody: text, ms: Date.now() - started, attempt });
-      if (attempt < this.retry.retries && isRetryable('POST', res.status, true)) {
-        await sleep(retryDelay(attempt, this.retry, parseRetryAfter(res.headers.get('retry-after'))), this.signal);
+      if (res.status >= 300 && res.status < 400) {
+        const location = res.headers.get('location');
+        throw redirectError(res.status, 'POST', url, location === null ? null : redactUrl(location));
+      }
+      const delay = isRetryable('POST', res.status, true) ? nextDelay(attempt, this.retry, waited, parseRetryAfter(res.headers.get('retry-after'))) : undefined;
+      if (delay !== undefined) {
+        await sleep(delay, this.signal);
+        waited += delay;
         continue;
       }
       break;

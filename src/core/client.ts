@@ -1,7 +1,10 @@
-import { ApiError, CliError, ExitCode, type ApiErrorEntry } from './errors.js';
-import type { HeaderMap, Transport, WireResponse } from './transport.js';
+import { ApiError, CliError, ExitCode, redirectError, type ApiErrorEntry } from './errors.js';
+import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type HeaderMap, type Transport, type WireResponse } from './transport.js';
 import type { TokenProvider } from './auth.js';
-import { DEFAULT_RETRY, isNetworkError, isRetryable, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { redactUrl } from './redact.js';
+
+export type { Exchange, ExchangeListener } from './transport.js';
 
 
 /** What a paged stream learnt: whether a limit cut it short, and the collection's total when the service said. */
@@ -27,6 +30,11 @@ export interface RequestOptions {
    */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * A URL on another origin than the API's: refused unless the caller says how to send it
+   * (`cms api <absolute URL>`): without the access token, or with it when the user asked.
+   */
+  otherOrigin?: 'anonymous' | 'token';
 }
 
 export interface ApiResponse<T = unknown> {
@@ -36,22 +44,6 @@ export interface ApiResponse<T = unknown> {
   url: string;
 }
 
-export interface Exchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: HeaderMap;
-  responseBody?: string;
-  error?: Error;
-  ms: number;
-  attempt: number;
-}
-
-/** Sees every exchange (the --debug trace). Only when one is set are response bodies copied. */
-export type ExchangeListener = (exchange: Exchange) => void | Promise<void>;
-
 export interface ClientOptions {
   apiUrl: string;
   retry?: RetryPolicy;
@@ -59,6 +51,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Reports a wait before a retry (progress displays show it). */
   onRetry?: (info: RetryInfo) => void;
+  /** The deadline of one attempt (REQUEST_DEADLINE_MS unless CMS_REQUEST_TIMEOUT says otherwise). */
+  deadlineMs?: number;
 }
 
 export interface RetryInfo {
@@ -70,12 +64,14 @@ export interface RetryInfo {
   retryAfterMs?: number;
 }
 
-const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/'];
+const ROOT_PREFIXES = ['/v2/', '/v1/', '/oauth/', '/__sandbox', '/cms/', '/cdn/'];
 
 /** The one HTTP client of the CLI: auth, retries, JSON, typed errors, paging. */
 export class ApiClient {
   readonly root: string;
   readonly apiBase: string;
+  /** The only origin the access token is sent to (the token request goes to the auth URL, in auth.ts). */
+  readonly origin: string;
   /** Dry runs set this: any request that could change something fails instead of being sent. */
   readOnly = false;
   /**
@@ -97,10 +93,11 @@ export class ApiClient {
     // The API URL may be given as the origin or with the /v2/content prefix.
     this.root = options.apiUrl.replace(/\/+$/, '').replace(/\/v2\/content$/, '');
     this.apiBase = `${this.root}/v2/content`;
+    this.origin = new URL(this.root).origin;
     this.retry = options.retry ?? DEFAULT_RETRY;
   }
 
-  /** Absolute hrefs are used as they are; `/hubs` means `{api}/v2/content/hubs`. */
+  /** Absolute hrefs are used as they are (request() checks their origin); `/hubs` means `{api}/v2/content/hubs`. */
   url(pathOrUrl: string, query?: Record<string, QueryValue>): string {
     let url: string;
     if (/^https?:\/\//i.test(pathOrUrl)) url = pathOrUrl;
@@ -137,81 +134,116 @@ export class ApiClient {
 
   async request<T = any>(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(pathOrUrl, opts.query);
+    // The one place credentials are attached: a link or Location the service sent that leads to
+    // another origin is not followed, or the token would go to whoever the service names.
+    const foreign = originOf(url) !== this.origin;
+    if (foreign && !opts.otherOrigin) {
+      throw new CliError(
+        `The service pointed to ${redactUrl(url)}, outside the API origin ${this.origin}; not followed (the access token is sent to the API origin only)`,
+        ExitCode.FAILURE,
+        'Check the API URL of the profile: the service there links to another host.',
+      );
+    }
     const writes = method !== 'GET' && method !== 'HEAD';
     if (this.readOnly && writes) throw new Error(`dry run: refusing to send ${method} ${url}`);
     if (this.dryRun && writes) throw new DryRunStop(method, url, opts.body);
     const signal = opts.signal ?? this.options.signal;
     const link = requestSignal(signal);
     try {
-      return await this.attempts<T>(method, url, opts, signal, link.signal);
+      return await this.attempts<T>(method, url, opts, !foreign || opts.otherOrigin === 'token', signal, link.signal);
     } finally {
       link.release();
     }
   }
 
-  private async attempts<T>(method: string, url: string, opts: RequestOptions, signal: AbortSignal | undefined, ownSignal: AbortSignal | undefined): Promise<ApiResponse<T>> {
+  private async attempts<T>(method: string, url: string, opts: RequestOptions, withToken: boolean, signal: AbortSignal | undefined, ownSignal: AbortSignal | undefined): Promise<ApiResponse<T>> {
     const idempotent = opts.idempotent ?? (opts.idempotencyKey ? true : undefined);
     const bodyText = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const deadlineMs = this.options.deadlineMs ?? REQUEST_DEADLINE_MS;
     let refreshed = false;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/hal+json, application/json', ...opts.headers };
       if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       if (bodyText !== undefined) headers['content-type'] ??= 'application/json';
-      headers.authorization = `Bearer ${await this.tokens.token()}`;
+      if (withToken) headers.authorization = `Bearer ${await this.tokens.token()}`;
       const started = Date.now();
-      let res: WireResponse;
+      // Connecting, the headers and the whole body share one deadline per attempt.
+      const deadline = attemptDeadline(ownSignal, deadlineMs);
       try {
-        res = await this.transport.send({ method, url, headers, body: bodyText, signal: ownSignal });
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason ?? err;
-        await this.options.onExchange?.({ method, url, requestHeaders: headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
-        if (attempt < this.retry.retries && isNetworkError(err) && isRetryable(method, 'network', idempotent)) {
-          await this.wait(attempt, undefined, 'network', url, ownSignal);
-          continue;
-        }
-        throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
-      }
-      for (const listener of this.answerListeners) listener(Date.now() - started, res.status);
-      const traced = this.options.onExchange ? await res.text() : undefined;
-      if (this.options.onExchange) {
-        await this.options.onExchange({ method, url, requestHeaders: headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody: traced, ms: Date.now() - started, attempt });
-      }
-      if (res.status === 401 && !refreshed) {
-        // The token may have expired early (clock moved, token revoked): one fresh token, one retry.
-        refreshed = true;
-        if (traced === undefined) await res.discard();
-        await this.tokens.refresh();
-        attempt--;
-        continue;
-      }
-      if (res.status >= 400) {
-        const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-        if (attempt < this.retry.retries && isRetryable(method, res.status, idempotent)) {
-          if (traced === undefined) await res.discard();
-          await this.wait(attempt, retryAfter, res.status, url, ownSignal);
-          continue;
-        }
-        throw new ApiError(res.status, method, url, readErrors(traced ?? (await res.text().catch(() => ''))), retryAfter);
-      }
-      const text = traced ?? (await res.text());
-      let data: unknown = undefined;
-      if (text) {
+        let res: WireResponse;
         try {
-          data = JSON.parse(text);
-        } catch {
-          data = text;
+          res = await this.transport.send({ method, url, headers, body: bodyText, signal: deadline.signal });
+        } catch (err) {
+          if (signal?.aborted) throw signal.reason ?? err;
+          if (deadline.expired) throw deadlineError(url, deadlineMs);
+          await this.options.onExchange?.({ method, url, requestHeaders: headers, requestBody: bodyText, error: err as Error, ms: Date.now() - started, attempt });
+          const delay = isNetworkError(err) && isRetryable(method, 'network', idempotent) ? nextDelay(attempt, this.retry, waited) : undefined;
+          if (delay !== undefined) {
+            deadline.release();
+            waited += await this.wait(attempt, delay, undefined, 'network', url, ownSignal);
+            continue;
+          }
+          throw new CliError(`Cannot reach ${new URL(url).origin}: ${describeNetworkError(err)}`, ExitCode.FAILURE, 'Check the API URL of the profile and that the service is running.');
         }
+        for (const listener of this.answerListeners) listener(Date.now() - started, res.status);
+        const traced = this.options.onExchange ? await res.text() : undefined;
+        if (this.options.onExchange) {
+          await this.options.onExchange({ method, url, requestHeaders: headers, requestBody: bodyText, status: res.status, responseHeaders: res.headers, responseBody: traced, ms: Date.now() - started, attempt });
+        }
+        if (res.status === 401 && !refreshed && withToken) {
+          // The token may have expired early (clock moved, token revoked): one fresh token, one retry.
+          refreshed = true;
+          if (traced === undefined) await res.discard();
+          deadline.release();
+          await this.tokens.refresh();
+          attempt--;
+          continue;
+        }
+        if (res.status >= 300 && res.status < 400) {
+          // Not followed: a redirect may lead to another origin, and an answer that is not the
+          // resource is no success (a 3xx once printed nothing, exit 0).
+          if (traced === undefined) await res.discard();
+          const location = res.headers.get('location');
+          throw redirectError(res.status, method, redactUrl(url), location === null ? null : redactUrl(location));
+        }
+        if (res.status >= 400) {
+          const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+          const delay = isRetryable(method, res.status, idempotent) ? nextDelay(attempt, this.retry, waited, retryAfter) : undefined;
+          if (delay !== undefined) {
+            if (traced === undefined) await res.discard();
+            deadline.release();
+            waited += await this.wait(attempt, delay, retryAfter, res.status, url, ownSignal);
+            continue;
+          }
+          throw new ApiError(res.status, method, redactUrl(url), readErrors(traced ?? (await res.text().catch(() => ''))), retryAfter);
+        }
+        const text = traced ?? (await res.text());
+        let data: unknown = undefined;
+        if (text) {
+          try {
+            data = JSON.parse(text);
+          } catch {
+            data = text;
+          }
+        }
+        return { status: res.status, headers: res.headers, data: data as T, url };
+      } catch (err) {
+        if (deadline.expired && !signal?.aborted && !(err instanceof CliError)) throw deadlineError(url, deadlineMs);
+        throw err;
+      } finally {
+        deadline.release();
       }
-      return { status: res.status, headers: res.headers, data: data as T, url };
     }
   }
 
-  private async wait(attempt: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal) {
-    const delayMs = retryDelay(attempt, this.retry, retryAfterMs);
-    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url, retryAfterMs };
+  /** Waits `delayMs` before the next attempt (and says so when asked); returns the time waited. */
+  private async wait(attempt: number, delayMs: number, retryAfterMs: number | undefined, status: number | 'network', url: string, signal?: AbortSignal): Promise<number> {
+    const info: RetryInfo = { attempt: attempt + 1, delayMs, status, url: redactUrl(url), retryAfterMs };
     this.options.onRetry?.(info);
     for (const listener of this.retryListeners) listener(info);
     await sleep(delayMs, signal);
+    return delayMs;
   }
 
   /**
@@ -303,11 +335,21 @@ function requestSignal(parent?: AbortSignal): { signal?: AbortSignal; release():
   return { signal: controller.signal, release: () => parent.removeEventListener('abort', follow) };
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 function readErrors(text: string): ApiErrorEntry[] {
   try {
-    const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string };
+    const data = JSON.parse(text) as { errors?: ApiErrorEntry[]; message?: string; error?: string | { type?: string; message?: string } };
     if (Array.isArray(data.errors)) return data.errors;
-    if (data.message || data.error) return [{ message: data.message ?? data.error }];
+    // The delivery API's shape: {"error": {"type", "message", "data"}}.
+    if (data.error && typeof data.error === 'object') return [{ code: String(data.error.type ?? ''), message: String(data.error.message ?? data.error.type ?? '') }];
+    if (data.message || data.error) return [{ message: data.message ?? (data.error as string) }];
   } catch {
     /* not JSON */
   }

@@ -86,6 +86,15 @@ export class ApiError extends CliError {
   }
 }
 
+/** A 3xx answer: never followed (it may lead to another origin), an error naming where it pointed. */
+export function redirectError(status: number, method: string, url: string, location: string | null): CliError {
+  return new CliError(
+    `${method} ${url}: the service answered ${status} (a redirect${location ? ` to ${location}` : ' without a Location'}); redirects are not followed`,
+    ExitCode.FAILURE,
+    'Check the API URL of the profile (https rather than http, or a missing path?): the service API answers with resources, not redirects.',
+  );
+}
+
 function exitCodeFor(status: number): number {
   if (status === 401 || status === 403) return ExitCode.AUTH;
   if (status === 400 || status === 405 || status === 415 || status === 422) return ExitCode.USAGE;

@@ -38,20 +38,35 @@ export function redact<T>(value: T): T {
   return value;
 }
 
-/** Redacts a form-encoded or JSON body text (JSON cut short or invalid: field by field). */
+/**
+ * Redacts a form-encoded or JSON body text (JSON cut short or invalid: field by field), and the
+ * secret query parameters of any URL in it (a service may echo the query in its links).
+ */
 export function redactText(text: string): string {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      return JSON.stringify(redact(JSON.parse(trimmed)));
+      return redactQuery(JSON.stringify(redact(JSON.parse(trimmed))));
     } catch {
       /* not JSON after all: fall through to pattern redaction */
     }
   }
-  return text
-    .replace(/("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)/g, (all, head: string, key: string) => (isSecretKey(key) ? `${head}"${REDACTED}"` : all))
-    .replace(/(^|[&?\s])([^&=?\s]+)=([^&\s]*)/g, (all, lead: string, key: string) => (isSecretKey(decodeURIComponentSafe(key)) ? `${lead}${key}=${REDACTED}` : all));
+  return redactQuery(text.replace(/("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)/g, (all, head: string, key: string) => (isSecretKey(key) ? `${head}"${REDACTED}"` : all)));
 }
+
+/**
+ * `name=value` pairs of a query string or form body (at the start, after ?, & or a space) whose
+ * name is a secret's, or `key` (an API key's usual query name), with the value redacted. Values
+ * end at &, #, whitespace, a quote or a backslash, so a URL inside JSON text keeps its JSON intact.
+ */
+export function redactQuery(text: string): string {
+  return text.replace(/(^|[&?\s])([^&=?#\s"'\\]+)=([^&#\s"'\\]*)/g, (all, lead: string, key: string) => (isSecretParam(decodeURIComponentSafe(key)) ? `${lead}${key}=${REDACTED}` : all));
+}
+
+/** A URL as safe to print: secret query parameters redacted. */
+export const redactUrl = (url: string): string => redactQuery(url);
+
+const isSecretParam = (name: string) => isSecretKey(name) || /^(api[-_]?)?key$/i.test(name);
 
 function decodeURIComponentSafe(s: string): string {
   try {
@@ -65,5 +80,6 @@ function decodeURIComponentSafe(s: string): string {
 export function redactHeader(name: string, value: string): string {
   if (/^(proxy-)?authorization$/i.test(name)) return value.replace(/^(\w+)\s+.*/, `$1 ${REDACTED}`);
   if (isSecretKey(name) || /api-?key|auth|session/i.test(name)) return REDACTED;
-  return value;
+  // Location, Link, Content-Location: URLs whose query may carry a secret.
+  return redactQuery(value);
 }

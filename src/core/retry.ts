@@ -7,9 +7,24 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Upper bound for a server-requested Retry-After. */
   maxRetryAfterMs: number;
+  /** The most one request waits between its attempts in all: past it, the last answer is the result. */
+  budgetMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 5, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = { retries: 5, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, budgetMs: 120_000 };
+
+/** Waits this long or longer are said on stderr before they start (a silent minute looks like a hang). */
+export const ANNOUNCE_WAIT_MS = 2_000;
+
+/**
+ * The wait before attempt `attempt + 1`, or undefined when there is none: the retries are used up,
+ * or the wait would take the request's waits (`waitedMs` so far) past the policy's time budget.
+ */
+export function nextDelay(attempt: number, policy: RetryPolicy, waitedMs: number, retryAfterMs?: number, random = Math.random): number | undefined {
+  if (attempt >= policy.retries) return undefined;
+  const delay = retryDelay(attempt, policy, retryAfterMs, random);
+  return waitedMs + delay > (policy.budgetMs ?? Infinity) ? undefined : delay;
+}
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 

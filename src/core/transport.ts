@@ -30,6 +30,62 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** One request and its answer (or network error), as the --debug trace shows it. */
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: HeaderMap;
+  responseBody?: string;
+  error?: Error;
+  ms: number;
+  attempt: number;
+}
+
+/** Sees every exchange (the --debug trace). Only when one is set are response bodies copied. */
+export type ExchangeListener = (exchange: Exchange) => void | Promise<void>;
+
+/**
+ * How long one attempt of a request may take in all (connect, headers and the whole body): a
+ * service that drips its answer a byte at a time would otherwise hold the CLI for ever, since
+ * the transport's body timeout starts again with every chunk. CMS_REQUEST_TIMEOUT (seconds) sets it.
+ */
+export const REQUEST_DEADLINE_MS = 120_000;
+
+/** A signal for one attempt: aborts at the deadline, or with `parent` (Ctrl-C). Release it when the attempt ends. */
+export function attemptDeadline(parent: AbortSignal | undefined, ms: number): { signal: AbortSignal; readonly expired: boolean; release(): void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error(`deadline of ${ms} ms passed`));
+  }, ms);
+  const follow = () => controller.abort(parent!.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    release() {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', follow);
+    },
+  };
+}
+
+/** An attempt that passed REQUEST_DEADLINE_MS (or CMS_REQUEST_TIMEOUT): exit 1, naming the deadline. */
+export function deadlineError(url: string, ms: number): CliError {
+  return new CliError(
+    `No complete answer from ${new URL(url).origin} within ${Math.round(ms / 1000)} s; the request was abandoned`,
+    1,
+    'The service is stalled or far too slow. CMS_REQUEST_TIMEOUT=<seconds> allows longer (default 120).',
+  );
+}
+
 /** Response headers by case-insensitive name. */
 export class HeaderMap {
   private readonly map = new Map<string, string>();

@@ -25,7 +25,7 @@ import { MemoryMapping } from './mapping.js';
 import { FileProblem, SafeDir, parseJson } from './safe-files.js';
 import { schemaBodyFile } from './dc-cli-layout.js';
 import { Syncer, type SyncedStep } from './reconcile.js';
-import { countActions, countLine, failureLines, stepLines } from './run-report.js';
+import { countActions, countLine, failureLines, stepLines, tsv } from './run-report.js';
 import { reportToGitHub } from './github-actions.js';
 
 // `cms schema apply <dir>` and `cms type apply <dir>`: the content model kept as files (in git)
@@ -82,6 +82,8 @@ export async function runApply(ctx: Context, kind: ApplyKind, dir: string | unde
   const files = kind === 'schema' ? readSchemaFiles(options.dir) : readTypeFiles(options.dir);
   const connection = ctx.connection();
   const run = await BulkRun.begin(ctx, flags, { command: `${kind} apply`, options: { ...options }, target: { apiUrl: connection.apiUrl, profile: connection.profile, hubId: options.hubId } });
+  // The summary counts the steps (created, updated, ...): the run's own counts would say it twice.
+  run.countsInSummary = false;
   if (run.dryRun) client.readOnly = true;
   // Each definition's file, by the key of its step: failures and drift name the file at fault.
   const fileByKey = new Map<string, string>(files.map((f) => [kind === 'schema' ? `schema:${(f as SchemaFile).schemaId}` : `type:${(f as TypeFile).contentTypeUri}`, join(options.dir, f.file)]));
@@ -277,7 +279,7 @@ function applySummary(sync: Syncer): Record<string, unknown> {
 function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions, out: Output, exitCode?: boolean): Output {
   const drift = changesOf(sync.steps).length;
   let result = out;
-  if (out.kind === 'text') result = { ...text(renderApply(run, sync, kind, options)), failure: out.failure };
+  if (out.kind === 'text') result = { ...text(ctx.io.isTTY ? renderApply(run, sync, kind, options) : pipedApply(sync)), failure: out.failure };
   if (!exitCode || !drift || result.failure) return result;
   const message = `The hub differs from ${options.dir}: ${drift} change(s) ${run.dryRun ? 'to apply' : 'applied'}`;
   reportToGitHub(
@@ -294,6 +296,11 @@ function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKin
 }
 
 const PAST: Record<string, string> = { create: 'created', update: 'updated', archive: 'archived' };
+
+/** Piped: a row per step (action, resource, label, its differences joined by '; '), no header, like every piped table. */
+function pipedApply(sync: Syncer): string {
+  return tsv(sync.steps.map((s) => [s.action, s.resource, s.resumed ? `${s.label} (done before the resume)` : s.label, (s.changes ?? []).join('; ')]));
+}
 
 function renderApply(run: BulkRun, sync: Syncer, kind: ApplyKind, options: ApplyOptions): string {
   const head = run.dryRun ? `Dry run of cms ${kind} apply ${options.dir}: nothing was changed.` : `Run ${run.id} (cms ${kind} apply ${options.dir}): ${run.journal?.meta.status ?? 'completed'}`;

@@ -8,6 +8,7 @@ import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from
 import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
 import { reportToGitHub } from './github-actions.js';
+import { tsv } from './run-report.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
 // journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
@@ -248,9 +249,12 @@ export class BulkRun {
     return failing(out, new PartialFailure(`${this.failures.length} item${this.failures.length === 1 ? '' : 's'} failed`, this.failures));
   }
 
+  /** Whether the summary carries the counts by resource and action (`schema create`); off when the caller counts itself. */
+  countsInSummary = true;
+
   summary(): Record<string, unknown> {
     const { created = 0, updated = 0, unchanged = 0, ...others } = this.counts;
-    const summary: Record<string, unknown> = { runId: this.id, created, updated, unchanged, failed: this.failures.length, ...others, failures: this.failures };
+    const summary: Record<string, unknown> = { runId: this.id, created, updated, unchanged, failed: this.failures.length, ...(this.countsInSummary ? others : {}), failures: this.failures };
     if (this.dryRun) Object.assign(summary, { dryRun: true, plan: this.plan });
     summary.seconds = Math.round((Date.now() - this.started) / 100) / 10;
     return summary;
@@ -269,7 +273,11 @@ export class BulkRun {
   }
 
   private output(summary: Record<string, unknown>): Output {
-    if (this.ctx.globals.output !== 'table' || this.ctx.globals.query) return item(summary);
+    if ((this.ctx.globals.output !== 'table' && this.ctx.globals.output !== 'wide') || this.ctx.globals.query) return item(summary);
+    if (!this.ctx.io.isTTY) {
+      for (const f of this.failures) this.ctx.io.err(`failed: ${f.id}: ${f.reason}\n`);
+      return text(pipedSummary(summary, this.plan));
+    }
     return text(renderSummary(this.command, summary, this.plan, this.failures, this.journal?.meta.status));
   }
 }
@@ -302,6 +310,15 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
     for (const line of table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason]))) lines.push(line);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Piped: rows without headers, like every piped table. A dry run's plan (action, resource, source,
+ * label, repository, folder), else the counts (name, count); each failure goes to stderr.
+ */
+function pipedSummary(summary: Record<string, unknown>, plan: PlanRow[]): string {
+  if (summary.dryRun) return tsv(plan.map((p) => [p.action, p.resource, p.sourceId, p.label, p.repository, p.folder]));
+  return tsv(Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number'));
 }
 
 /** Plan and failure tables, a row per item: never spread into arguments (see WorkQueue.push). */

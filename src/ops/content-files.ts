@@ -118,6 +118,8 @@ export function folderProblem(folders: unknown): string | undefined {
     const where = `folders[${i}]`;
     if (!f || typeof f !== 'object' || typeof f.id !== 'string' || !f.id) return `${where} has no id`;
     if (typeof f.name !== 'string' || !f.name.trim()) return `${where} (${JSON.stringify(f.id)}) has an empty name`;
+    // A folder name is shown in every listing: one that would drive a terminal is not created.
+    if (/[\x00-\x1f\x7f-\x9f]/.test(f.name)) return `${where} (${JSON.stringify(f.id)}) has a name with control characters: ${JSON.stringify(f.name)}`;
     if (f.parentId !== null && f.parentId !== undefined && typeof f.parentId !== 'string') return `${where} (${JSON.stringify(f.id)}) has a parentId that is not an id`;
     byId.set(f.id, f as FolderInfo);
   }

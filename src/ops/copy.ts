@@ -8,7 +8,7 @@ import { BulkRun, type RunFlags } from './bulk-run.js';
 import type { Output } from '../output/result.js';
 import type { PlainItem } from './content-files.js';
 import { LinkClosure, fetchItem, hubRepositories } from './export.js';
-import { importItems } from './import.js';
+import { deliveryKeysFit, importItems, type DeliveryKeysChoice } from './import.js';
 import { Journal, type RunTarget } from './journal.js';
 import { MemoryMapping } from './mapping.js';
 import { Governor, runPool } from './pool.js';
@@ -28,6 +28,8 @@ export const destinationOptions: OptionSpec[] = [
   { flags: '--to-profile <name>', description: 'destination profile: another service or credentials (default: the current one)' },
   { flags: '--to-hub <id|name>', description: "destination hub (default: the source hub, or the destination profile's hub)" },
   { flags: '--with-deps', description: 'also copy every item they link to, transitively, with links rewritten to the copies' },
+  { flags: '--drop-delivery-keys', description: 'to another hub: copy without the delivery keys (for a hub without the delivery module)' },
+  { flags: '--enable-delivery-module', description: 'to another hub: enable its delivery module (Content Delivery 2) when items carry delivery keys and it lacks it' },
 ];
 
 /** What defines a copy or move run: saved in its journal, reused by --resume. */
@@ -44,6 +46,8 @@ export interface CopyPlan {
   targetFolderId: string | null;
   /** Same service, credentials and hub: the service copy can do it, and delivery keys stay behind. */
   sameHub: boolean;
+  /** Delivery keys for a target hub without the delivery module: dropped, or the module enabled. */
+  deliveryKeys?: DeliveryKeysChoice;
   /** Fields the service copy takes (the original `cms item copy` flags). */
   service: { label?: string; version?: number | 'latest'; name?: string; locale?: string };
 }
@@ -57,6 +61,8 @@ export interface CopyFlags {
   withDeps?: boolean;
   /** Undefined: the governor adapts (pool.ts). */
   concurrency?: number;
+  dropDeliveryKeys?: boolean;
+  enableDeliveryModule?: boolean;
 }
 
 export interface Clients {
@@ -90,7 +96,7 @@ export async function planCopy(ctx: Context, ids: string[], flags: CopyFlags, mo
   if (move && sameHub && flags.withDeps) throw new UsageError('Within one hub, links stay valid: --with-deps applies to moves between hubs', 'Drop --with-deps, or copy the graph with cms item copy --with-deps.');
   const conn = ctx.connection();
   return {
-    plan: { ids, move, withDeps: Boolean(flags.withDeps), concurrency: flags.concurrency, sourceHubId, targetHubId, targetRepoId: targetRepoId!, targetRepoName, targetFolderId: flags.toFolder ?? null, sameHub, service },
+    plan: { ids, move, withDeps: Boolean(flags.withDeps), concurrency: flags.concurrency, deliveryKeys: flags.dropDeliveryKeys ? 'drop' : flags.enableDeliveryModule ? 'enable' : undefined, sourceHubId, targetHubId, targetRepoId: targetRepoId!, targetRepoName, targetFolderId: flags.toFolder ?? null, sameHub, service },
     clients: {
       source,
       target,
@@ -146,12 +152,15 @@ async function readSources(client: ApiClient, plan: CopyPlan, io: IO, signal?: A
 /** Across hubs or profiles, or with dependencies: the import engine, everything into one repository and folder. */
 async function engineCopies(run: BulkRun, plan: CopyPlan, items: Map<string, PlainItem>, clients: Clients, io: IO, signal?: AbortSignal): Promise<ReadonlyMap<string, string>> {
   const repositories = [...(await hubRepositories(clients.source, plan.sourceHubId)).values()];
-  const result = await importItems(run, memorySource(items.values(), repositories, []), {
+  const source = memorySource(items.values(), repositories, []);
+  // Another hub may lack the module delivery keys need: settled before the first write.
+  const keepDeliveryKeys = !plan.sameHub && (await deliveryKeysFit(clients.target, plan.targetHubId, source.deliveryKeys, plan.deliveryKeys, io, run.dryRun));
+  const result = await importItems(run, source, {
     client: clients.target,
     hubId: plan.targetHubId,
     repoId: plan.targetRepoId,
     folderId: plan.targetFolderId,
-    keepDeliveryKeys: !plan.sameHub,
+    keepDeliveryKeys,
     mapping: new MemoryMapping(),
     concurrency: plan.concurrency,
     publish: false,

@@ -5,6 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError } from '../core/errors.js';
 import { waitForJob } from './wait-for-job.js';
+import { CORE_DEFINITIONS, SCHEMA_DIALECT } from './content-link.js';
 
 /**
  * A narrated walk through the service on the current profile (the embedded sandbox by default):
@@ -42,11 +43,12 @@ export async function runDemo(ctx: Context, hubName: string): Promise<void> {
   say(`content (en-GB) and content-fr (fr-FR) form a localization group; slots has the 'slots' feature`);
 
   step('A content model: an article schema, its content type, and a slot type');
+  // Content types on a host of their own; the dialect and core definitions on the service's.
   const host = 'https://schemas.example.com';
-  const core = `${host}/cms/schema/v1/core#/definitions`;
+  const core = CORE_DEFINITIONS;
   const articleUri = `${host}/demo/article.json`;
   const article = {
-    $schema: `${host}/cms/schema/v1/schema#`,
+    $schema: SCHEMA_DIALECT,
     id: articleUri,
     title: 'Article',
     type: 'object',
@@ -64,7 +66,7 @@ export async function runDemo(ctx: Context, hubName: string): Promise<void> {
   for (const repo of [content, french]) await client.post(`/content-repositories/${repo.id}/content-types`, { contentTypeId: articleType.id });
   const slotUri = `${host}/demo/hero-slot.json`;
   const slotSchema = {
-    $schema: `${host}/cms/schema/v1/schema#`,
+    $schema: SCHEMA_DIALECT,
     id: slotUri,
     title: 'Hero slot',
     type: 'object',

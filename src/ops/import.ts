@@ -45,8 +45,36 @@ export interface ImportSource {
    * where it came from): an unmapped item whose id the target repository holds is that item.
    */
   sameHubIds?: boolean;
+  /** How many items carry a delivery key (undefined: not counted). */
+  deliveryKeys?: number;
   /** What the source passed over (files a dot hides): reported, and each item file fails the run (exit 3). */
   skipped?: SkippedFiles;
+}
+
+/** What to do with delivery keys when the target hub lacks the module they need. */
+export type DeliveryKeysChoice = 'drop' | 'enable';
+
+/**
+ * Delivery keys need the hub's Content Delivery 2 module: without it every keyed item would fail
+ * mid-run. Checked before the run starts: refused (exit 2) unless the user chose to drop the keys
+ * or to enable the module (done here, not on a dry run). Returns whether to keep the keys. A
+ * client that may not read the hub's modules goes ahead (the service has the last word).
+ */
+export async function deliveryKeysFit(client: ApiClient, hubId: string, keyed: number | undefined, choice: DeliveryKeysChoice | undefined, io: IO, dryRun: boolean): Promise<boolean> {
+  if (!keyed) return true;
+  if (choice === 'drop') return false;
+  const answer = await client.get<{ modules: { name: string; enabled: boolean }[] }>(`/admin/hubs/${hubId}/modules`).catch(() => null);
+  if (!answer || answer.modules.some((m) => /^(CONTENT_DELIVERY_2|content-delivery-2)$/.test(m.name) && m.enabled)) return true;
+  const items = `${keyed} item${keyed === 1 ? ' carries a' : 's carry'} delivery key${keyed === 1 ? '' : 's'}`;
+  if (choice !== 'enable') {
+    throw new UsageError(`${items}, and hub ${hubId} does not have the delivery module (Content Delivery 2) that delivery keys need: nothing was imported`, 'Run again with --enable-delivery-module to enable it on the hub, or with --drop-delivery-keys to import the items without their keys.');
+  }
+  if (dryRun) io.note(`Would enable the delivery module (Content Delivery 2) on hub ${hubId}: ${items}`);
+  else {
+    await client.post(`/admin/hubs/${hubId}/modules/content-delivery-2`);
+    io.note(`Enabled the delivery module (Content Delivery 2) on hub ${hubId}: ${items}`);
+  }
+  return true;
 }
 
 export interface ImportTarget {

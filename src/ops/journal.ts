@@ -158,7 +158,7 @@ export class Journal {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const journal = new Journal(dir, { ...meta, id, startedAt: now.toISOString(), status: 'running', pid: process.pid }, []);
     journal.saveMeta();
-    writeFileSync(join(dir, 'journal.ndjson'), '');
+    writeFileSync(join(dir, 'journal.ndjson'), '', { mode: 0o600 });
     return journal;
   }
 
@@ -269,7 +269,7 @@ export class Journal {
  * Opens an NDJSON file for appending. A line cut short by a kill is ended first, so the next
  * entry is not glued to it (and lost with it).
  */
-export function openAppend(path: string, mode?: number): number {
+export function openAppend(path: string, mode = 0o600): number {
   const fd = openSync(path, 'a+', mode);
   const { size } = fstatSync(fd);
   if (size > 0) {

@@ -1,4 +1,5 @@
 import type { IO } from '../cli/io.js';
+import { visible } from '../output/visible.js';
 
 /**
  * Progress of a bulk run, on stderr: a bar on a terminal (done/total, rate, ETA, failures),
@@ -37,7 +38,7 @@ function jsonProgress(io: IO): Progress {
   let done = 0;
   let failed = 0;
   let total: number | null = null;
-  const emit = (event: Record<string, unknown>) => io.err(`${JSON.stringify({ ...event, elapsedMs: Date.now() - started })}\n`);
+  const emit = (event: Record<string, unknown>) => io.errJson(`${JSON.stringify({ ...event, elapsedMs: Date.now() - started })}\n`);
   return {
     start(n, label) {
       total = n;
@@ -64,7 +65,7 @@ async function barProgress(io: IO): Promise<Progress> {
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
-      stream: process.stderr,
+      stream: io.promptStream(),
       format: '{label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted} | failed {failed}',
       hideCursor: true,
       clearOnComplete: false,
@@ -80,7 +81,8 @@ async function barProgress(io: IO): Promise<Progress> {
   const payload = () => ({ failed, rate: (done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0) });
   return {
     start(total, label) {
-      bar.start(total ?? 0, 0, { label, ...payload() });
+      // The bar draws on the stream itself: what it shows of ours is escaped first.
+      bar.start(total ?? 0, 0, { label: visible(label), ...payload() });
     },
     total(n) {
       bar.setTotal(n);

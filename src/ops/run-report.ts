@@ -43,6 +43,18 @@ export function failureLines(failures: readonly Failure[]): string[] {
   return ['', 'FAILED', ...failures.map((f) => `  ${f.id}: ${f.reason}`)];
 }
 
+/**
+ * Rows as tab-separated lines without a header, like every piped table: a cell never holds a
+ * tab, a line break or another control character (each becomes a space).
+ */
+export function tsv(rows: readonly (readonly unknown[])[]): string {
+  // eslint-disable-next-line no-control-regex
+  const cell = (v: unknown) => String(v ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  let out = '';
+  for (const r of rows) out += `${r.map(cell).join('\t')}\n`;
+  return out;
+}
+
 export function noteLines(notes: readonly string[]): string[] {
   return notes.length ? ['', 'NOTES', ...notes.map((n) => `  - ${n}`)] : [];
 }

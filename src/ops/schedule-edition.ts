@@ -2,6 +2,8 @@
 // event, the DRAFT edition, the start date), shows every precondition with what to fix, and asks
 // before it changes anything. Without prompts (--yes, CI, --no-input, no terminal) missing values
 // are a usage error. Prompt functions are injected, so the flow runs the same under a test.
+import type { IO } from '../cli/io.js';
+import { visible } from '../output/visible.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, ExitCode, UsageError, type ApiErrorEntry } from '../core/errors.js';
 import { resolveDate, serviceNow } from '../cli/dates.js';
@@ -338,12 +340,13 @@ async function result(deps: ScheduleDeps, editionId: string): Promise<ScheduleRe
 }
 
 /** The real prompts, on stderr (stdout stays for data), cancelled with Ctrl-C. */
-export async function terminalPrompts(signal: AbortSignal): Promise<Prompts> {
+export async function terminalPrompts(io: IO, signal: AbortSignal): Promise<Prompts> {
   const inquirer = await import('@inquirer/prompts');
-  const context = { output: process.stderr, signal };
+  // The prompts draw on the stream themselves: edition and event names are escaped first.
+  const context = { output: io.promptStream(), signal };
   return {
-    select: (q) => inquirer.select(q, context),
-    input: (q) => inquirer.input(q, context),
-    confirm: (q) => inquirer.confirm(q, context),
+    select: (q) => inquirer.select({ ...q, message: visible(q.message), choices: q.choices.map((c) => ({ ...c, name: visible(c.name) })) }, context),
+    input: (q) => inquirer.input({ ...q, message: visible(q.message), default: q.default === undefined ? undefined : visible(q.default) }, context),
+    confirm: (q) => inquirer.confirm({ ...q, message: visible(q.message) }, context),
   };
 }

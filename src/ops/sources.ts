@@ -47,6 +47,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
   };
   const skipped: SkippedFiles = { files: [], dirs: [] };
   const files = itemFiles(safe, skipped);
+  let deliveryKeys = 0;
   // Before the reading, whose parsed bodies are the most garbage a run makes.
   sizeHeapFor(files.length);
   for (const file of files) {
@@ -54,6 +55,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     if (refs.has(item.id)) throw new UsageError(`Item ${item.id} is in two files of ${dir}: ${fileOf(item.id)} and ${file}`);
     const folder = `${dirname(file)}${sep}`;
     const { repoId, schema, folderId, links } = refOf(item);
+    if (hasDeliveryKey(item)) deliveryKeys++;
     // A literal, not a spread of the ref: V8 gave each spread copy a hidden class of its own (270 bytes an item).
     refs.set(id(item.id), { repoId, schema, folderId, links, file: file === `${folder}${item.id}.json` ? id(folder) : file });
   }
@@ -65,9 +67,13 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     load: (itemId) => readItemFile(safe, fileOf(itemId)),
     fileOf: (itemId) => (refs.has(itemId) ? join(dir, fileOf(itemId)) : undefined),
     typeHint: (uri) => exportTypeHint(dir, manifest, uri),
+    deliveryKeys,
     skipped,
   };
 }
+
+/** An item carrying a delivery key (as a field, or in body._meta as the service also accepts it). */
+export const hasDeliveryKey = (item: PlainItem): boolean => Boolean(item.deliveryKey || item.body?._meta?.deliveryKey);
 
 /** The commands that create a missing content type from the export's own files. */
 function exportTypeHint(dir: string, manifest: Manifest, uri: string): string | undefined {
@@ -90,6 +96,7 @@ export function memorySource(items: Iterable<PlainItem>, repositories: Repositor
     folders,
     refs: new Map([...byId].map(([key, item]) => [id(key), refOf(item)])),
     load: (id) => byId.get(id)!,
+    deliveryKeys: [...byId.values()].filter(hasDeliveryKey).length,
     typeHint: () => 'cms item export <dir> --hub <source hub> --repo <repo>, then in the destination: cms schema apply <dir>/schemas && cms type apply <dir>/types',
   };
 }

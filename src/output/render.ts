@@ -1,4 +1,4 @@
-import type { IO } from '../cli/io.js';
+import type { IO, Paint } from '../cli/io.js';
 import type { PageInfo } from '../core/client.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
@@ -51,7 +51,7 @@ export async function render(out: Output | void, opts: RenderOptions, io: IO): P
   // Lists: NDJSON streams item by item; everything else needs the whole (limited) list.
   const rows: unknown[] = [];
   const streaming = opts.format === 'ndjson' && !opts.query;
-  const cut = await take(out.items, out.limit, (row) => (streaming ? io.out(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
+  const cut = await take(out.items, out.limit, (row) => (streaming ? io.outJson(`${JSON.stringify(plain(row))}\n`) : rows.push(plain(row))));
   if (!streaming) await renderValue(rows, opts, io, out.columns, true);
   if (cut.cut) noteCut(io, out.limit!, cut.total);
 }
@@ -88,7 +88,8 @@ function noteCut(io: IO, limit: number, total: number | undefined): void {
 
 /**
  * -q: the id of each resource, one per line, for `| xargs cms ...`. An id a pipe would split
- * (whitespace), take for an option (a leading -) or that holds control characters is not printed:
+ * (whitespace), take for an option (a leading -), that holds control characters, or that xargs
+ * would rewrite (its quotes and backslashes: `'--x'` and `\-\-x` become `--x`) is not printed:
  * the command then fails (exit 1), saying how many were left out.
  */
 async function printIds(out: Output, io: IO): Promise<void> {
@@ -103,10 +104,10 @@ async function printIds(out: Output, io: IO): Promise<void> {
     const cut = await take(out.items, out.limit, print);
     if (cut.cut) noteCut(io, out.limit!, cut.total);
   } else if (out.kind === 'item' || out.kind === 'done') print(out.data);
-  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
+  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace, quotes, backslashes or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
 }
 
-const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f-][^\s\x00-\x1f\x7f-\x9f]*$/;
+const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f'"\\-][^\s\x00-\x1f\x7f-\x9f'"\\]*$/;
 
 function idOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -123,10 +124,10 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
   }
   switch (opts.format) {
     case 'json':
-      io.out(`${JSON.stringify(value, null, 2)}\n`);
+      io.outJson(`${JSON.stringify(value, null, 2)}\n`);
       return;
     case 'ndjson':
-      for (const row of Array.isArray(value) ? value : [value]) io.out(`${JSON.stringify(row)}\n`);
+      for (const row of Array.isArray(value) ? value : [value]) io.outJson(`${JSON.stringify(row)}\n`);
       return;
     case 'yaml': {
       const { stringify } = await import('yaml');
@@ -171,7 +172,7 @@ function printQueryResult(value: unknown, io: IO): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
     for (const v of value) io.out(`${visible(String(v ?? ''))}\n`);
-  } else if (typeof value === 'object') io.out(`${JSON.stringify(value, null, 2)}\n`);
+  } else if (typeof value === 'object') io.outJson(`${JSON.stringify(value, null, 2)}\n`);
   else io.out(`${visible(String(value))}\n`);
 }
 
@@ -301,23 +302,54 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
     io.note('No results');
     return;
   }
-  const paint = await io.colors();
+  // Loaded only here: piped output, JSON and records never pay for the table library.
+  const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
+  // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
+  const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
   const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
   const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
+  // Our width policy (ids whole, free text shrinks first) chooses the widths; cli-table3 lays out
+  // the cells in them, measuring in terminal cells (CJK and emoji take two).
   const widths = opts.wide ? natural : fitWidths(natural, ids, heads.map(width), io.columns - GAP.length * (columns.length - 1));
-  const line = (values: string[], decorate: (s: string) => string) =>
-    values
-      .map((v, i) => {
-        const t = truncate(v, widths[i]!);
-        return decorate(t) + (i === values.length - 1 ? '' : ' '.repeat(widths[i]! - width(t)));
-      })
-      .join(GAP)
-      .trimEnd();
-  if (opts.headers) io.out(`${line(heads, (s) => paint.bold(s))}\n`);
-  for (const r of cells) io.out(`${line(r, (s) => colourStatus(s, paint))}\n`);
+  // The widths are fixed, so tables of TABLE_CHUNK rows each line up as one: cli-table3's layout
+  // grows with the square of its rows (20,000 rows: 249 s in one table, 19 s in chunks), and the
+  // first rows show at once.
+  for (let at = 0; at < cells.length; at += TABLE_CHUNK) {
+    const table = new Table({
+      ...(opts.headers && at === 0 ? { head: heads.map((h, i) => paint.bold(truncate(h, widths[i]!, width))) } : {}),
+      colWidths: widths,
+      wordWrap: false,
+      chars: NO_BORDERS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    });
+    for (const r of cells.slice(at, at + TABLE_CHUNK)) table.push(r.map((v, i) => colourStatus(truncate(v, widths[i]!, width), paint)));
+    io.out(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  }
 }
+
+const TABLE_CHUNK = 200;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** cli-table3 without its box: columns apart by GAP, as `kubectl get` and `gh` lay out lists. */
+const NO_BORDERS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
 
 const GAP = '  ';
 const ID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{24}$/i;
@@ -354,10 +386,12 @@ export function fitWidths(natural: number[], ids: boolean[], headers: number[], 
  */
 async function printRecord(value: unknown, columns: Column[] | undefined, io: IO, only: boolean, show: Show): Promise<void> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    io.out(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+    if (typeof value === 'string') io.out(`${value}\n`);
+    else io.outJson(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
-  const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : '')));
+  // A computed column named like a field (RESULTS for `results`) stands for it: each name once.
+  const shown = new Set((columns ?? []).map((c) => (typeof c.value === 'string' ? c.value : c.header.toLowerCase().replace(/ ([a-z0-9])/g, (_, x: string) => x.toUpperCase()))));
   const keys = Object.keys(value).filter((k) => !k.startsWith('_') && !shown.has(k));
   const rank = (k: string) => (FIRST_FIELDS.includes(k) ? FIRST_FIELDS.indexOf(k) : FIRST_FIELDS.length);
   const rest: Column[] = only ? [] : keys.sort((a, b) => rank(a) - rank(b)).map((k) => ({ header: headerFor(k), value: k }));
@@ -401,11 +435,21 @@ function inferColumns(rows: unknown[], max: number): Column[] {
 
 /** A cell on one line, with no control character left (tables, piped rows, records). */
 const oneLine = (s: string) => visible(s.replace(/[\t\n\r]+/g, ' '));
-const width = (s: string) => [...s].length;
-
-function truncate(s: string, max: number): string {
-  const chars = [...s];
-  return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : s;
+/**
+ * Text cut to `max` terminal cells, between graphemes (a family emoji or an accented letter is
+ * never split), with … at the end when cut.
+ */
+function truncate(s: string, max: number, width: (s: string) => number): string {
+  if (width(s) <= max) return s;
+  let out = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) {
+    const w = width(segment);
+    if (used + w > Math.max(1, max - 1)) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…`;
 }
 
 const GREEN = new Set(['ACTIVE', 'PUBLISHED', 'COMPLETED', 'VALID', 'SUCCESS', 'SCHEDULED']);
@@ -419,10 +463,4 @@ function colourStatus(s: string, paint: Paint): string {
   return s;
 }
 
-export interface Paint {
-  bold(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
-  dim(s: string): string;
-}
+export type { Paint } from '../cli/io.js';

@@ -48,6 +48,7 @@ export const families: Record<string, () => Promise<Family>> = {
   integrations: () => import('./integrations/routes.js'),
   commerce: () => import('./integrations/routes-commerce.js'),
   virtualStaging: () => import('./staging/routes.js'),
+  contentDelivery: () => import('./delivery/routes.js'),
 };
 
 // Body schemas (and zod with them) load only when a request with a body needs them.

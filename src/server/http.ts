@@ -6,7 +6,7 @@ import { ServiceError, serviceError } from './core/errors.js';
 import { BodyBudget, bodyTooLarge, serverBusy } from './core/body-budget.js';
 import type { ServiceRequest } from './core/exchange.js';
 import { HostCheck } from './core/host.js';
-import { isStagingHostname } from './staging/host.js';
+import { isStagingHostname } from './delivery/host.js';
 import { MAX_BODY_BYTES } from './service.js';
 
 export interface RunningServer {
@@ -114,8 +114,9 @@ function hostHeaders(raw: string[]): string[] {
 async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Links are built from the origin the client used (its Host header), the path from the target alone.
   let url: URL;
+  let reach: 'all' | 'staging';
   try {
-    url = hosts.requestTarget(req.url ?? '/', hostHeaders(req.rawHeaders));
+    ({ url, reach } = hosts.admit(req.url ?? '/', hostHeaders(req.rawHeaders)));
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     // Refused before the service sees it, and journaled all the same (by its raw target).
@@ -132,6 +133,7 @@ async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, re
     method: req.method ?? 'GET',
     url: url.href,
     parsedUrl: url,
+    reach,
     header: (name) => {
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;

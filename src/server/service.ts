@@ -18,6 +18,7 @@ import { Caches } from './core/caches.js';
 import { IDEMPOTENCY_HEADER, remember, replayed } from './core/idempotency.js';
 import { DELIVERY_HEADER, withoutEvents } from './webhooks/store.js';
 import { DroppedConnection } from './core/dropped.js';
+import { assertReachable } from './core/host.js';
 import { FaultInjector, type FaultDecision, type FaultRule } from './core/faults.js';
 import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
 import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
@@ -255,6 +256,8 @@ export class Service implements ServiceHost {
 
   private async route(req: ServiceRequest, url: URL, trace: Trace): Promise<Reply> {
     const found = this.router.match(req.method, url.pathname);
+    // Which Host reaches which routes: decided in one place (core/host.ts), before anything else.
+    assertReachable('route' in found ? found.route : undefined, req.reach, url.pathname);
     if (!('route' in found)) {
       if (found.allowed.length) {
         throw serviceError(405, { message: `Method ${req.method} is not allowed here; use ${found.allowed.join(', ')}`, invalidValue: req.method }, { Allow: found.allowed.join(', ') });
@@ -313,7 +316,7 @@ export class Service implements ServiceHost {
     }
     // Reads need no transaction: each statement sees one consistent snapshot (pages are one
     // statement). Writes not yet committed are committed first: a read never sees one that might be undone.
-    if (req.method === 'GET') {
+    if (req.method === 'GET' || route.reads) {
       this.writes.commit();
       return checkedReply(handler, ctx);
     }

@@ -87,7 +87,7 @@ describe('cms schema apply and cms type apply', () => {
       expect(res.data).toMatchObject({ drift: false, created: 0, updated: 0 });
       expect(res.data.steps.every((s: any) => s.action === 'unchanged')).toBe(true);
     }
-    const text = await home.run(['schema', 'apply', schemas, '--hub', 'model', '--dry-run']);
+    const text = await home.run(['schema', 'apply', schemas, '--hub', 'model', '--dry-run'], { env: { CMS_FORCE_TTY: '200' } });
     expect(text.stdout).toContain('Plan: 2 unchanged');
     expect(text.stderr).toBe('');
     const progress = await apply('schema', [schemas, '--progress', 'json']);
@@ -105,8 +105,11 @@ describe('cms schema apply and cms type apply', () => {
         doc.properties.subtitle = { type: 'string' };
       }),
     );
-    const plan = await home.run(['schema', 'apply', schemas, '--hub', 'model', '--dry-run', '--exit-code']);
+    const plan = await home.run(['schema', 'apply', schemas, '--hub', 'model', '--dry-run', '--exit-code'], { env: { CMS_FORCE_TTY: '200' } });
     expect(plan.exitCode).toBe(1);
+    // Piped, the same plan is rows: action, resource, label, differences.
+    const piped = await home.run(['schema', 'apply', schemas, '--hub', 'model', '--dry-run']);
+    expect(piped.stdout).toMatch(/^update\tschema\thttps:\/\/schemas\.example\.com\/apply-article\.json \(article\.json\)\t[^\n]*~ body\.properties\.title\.maxLength: 100 → 200/m);
     expect(plan.stdout).toMatch(/\nupdate +schema +https:\/\/schemas\.example\.com\/apply-article\.json \(article\.json\)\n/);
     expect(plan.stdout).toContain('~ body.properties.title.maxLength: 100 → 200');
     expect(plan.stdout).toContain('+ body.properties.subtitle: {"type":"string"}');

@@ -15,7 +15,7 @@ async function seed(home: CliHome) {
     return res.stdout ? JSON.parse(res.stdout) : undefined;
   };
   const hub = await api('POST', '/hubs', { name: 'bulk', label: 'Bulk' });
-  const doc = { $schema: 'https://schemas.example.com/cms/schema/v1/schema#', id: URI, type: 'object', allOf: [{ $ref: 'https://schemas.example.com/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
+  const doc = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: URI, type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
   await api('POST', `/hubs/${hub.id}/content-type-schemas`, { schemaId: URI, body: JSON.stringify(doc), validationLevel: 'CONTENT_TYPE' });
   const type = await api('POST', `/hubs/${hub.id}/content-types`, { contentTypeUri: URI, settings: { label: 'Page' } });
   const repos: any[] = [];

@@ -16,7 +16,7 @@ import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 
 const URI = `${SCHEMA_HOST}/clone-article.json`;
 const SLOT_URI = `${SCHEMA_HOST}/clone-hero-slot.json`;
-const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
+const CORE = `http://bigcontent.io/cms/schema/v1/core#/definitions`;
 const creds = ['--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret'];
 const DAY = 86_400_000;
 
@@ -243,6 +243,8 @@ describe('cms hub clone between two served sandboxes', () => {
     expect(hook.active).toBe(false);
     expect(res.data.notes.join('\n')).toMatch(/secret header 'X-Api-Key'.*placeholder value 'REPLACE-ME'/);
     expect(res.data.notes.join('\n')).toMatch(/'Launch \/ Day two' is scheduled in the source; it was cloned as a DRAFT/);
+    // A staging hostname copied is reported: a sandbox serving the target answers that name (issue 24.1).
+    expect(res.data.notes.join('\n')).toMatch(/staging hostname 'vse\.example\.com'/);
     const editions = await all(dst, `/events/${mapping(firstRun).get(s.event.id)}/editions`, 'editions');
     expect(editions.map((e) => e.publishingStatus)).toEqual(['DRAFT', 'DRAFT']);
     // The slot content names a new snapshot of the target's copy of A.
@@ -283,7 +285,7 @@ describe('cms hub clone between two served sandboxes', () => {
     expect(writesIn(res.stderr).filter((l) => !l.includes('/oauth/token'))).toEqual([]);
     expect(res.data.plan.filter((p: any) => p.action !== 'unchanged')).toEqual([expect.objectContaining({ action: 'update', resource: 'extension', label: 'colour-picker', changes: ['~ label: "Colour picker" → "Brand colours"'] })]);
     expect(await dump(dst, copyId)).toEqual(before);
-    const text = await home.run(['hub', 'clone', '--from', 'src:site', '--to', 'dst:site-copy', '--dry-run']);
+    const text = await home.run(['hub', 'clone', '--from', 'src:site', '--to', 'dst:site-copy', '--dry-run'], { env: { CMS_FORCE_TTY: '200' } });
     expect(text.stdout).toContain('Dry run of cms hub clone src:site → dst:site-copy: nothing was changed.');
     expect(text.stdout).toMatch(/update\s+extension\s+colour-picker\n\s+~ label: "Colour picker" → "Brand colours"/);
   });
@@ -367,7 +369,9 @@ describe('cms hub clone: failures and progress', () => {
     expect((await all(dst, `/hubs/${hubId}/search-indexes`, 'indexes')).map((i) => i.suffix).sort()).toEqual(['articles', 'articles-by-date']);
     const text = await home.run(['hub', 'clone', '--from', 'src:site', '--to', 'dst:site-keys', '--step', 'items']);
     expect(text.exitCode).toBe(3);
-    expect(text.stdout).toMatch(/\nFAILED\n {2}[0-9a-f-]{36}: .*home/);
+    // Piped: the counts are rows on stdout, each failure a line on stderr.
+    expect(text.stdout).toMatch(/^items\t\d+\t\d+\t\d+\t3$/m);
+    expect(text.stderr).toMatch(/failed: [0-9a-f-]{36}: .*home/);
   });
 
   it('progress: NDJSON events with --progress json, nothing on a pipe, a bar on a terminal', async () => {

@@ -19,7 +19,6 @@ const HOSTILE = [
   `it's "quoted"`,
   '*',
   'g?[ab]*',
-  '-rf',
   '$HOME',
   '~root',
   '{a,b}',
@@ -29,8 +28,11 @@ const HOSTILE = [
   '$(touch pwned6)',
   'ns:$(touch pwned8) x',
 ];
-/** Names a shell cannot show as one word: offered by id only. */
-const CONTROL = ['line\nbreak$(touch pwned7)', 'tab\there'];
+/**
+ * Names that are not plain words, offered by id only: a shell cannot show them as one word, or
+ * (a leading -) they are an option to cms even once inserted quoted (issue 24.13).
+ */
+const CONTROL = ['line\nbreak$(touch pwned7)', 'tab\there', '-rf', '--profile=prod'];
 
 const home = new CliHome();
 const slow = { CMS_COMPLETE_TIMEOUT_MS: '30000' };
@@ -45,7 +47,7 @@ beforeAll(async () => {
   await home.json(['hub', 'create', '--name', 'other', '--label', 'Other']);
   await home.json(['hub', 'create', '--name', 'site', '--label', '$(touch pwned-label)`id`']);
   for (const name of [...HOSTILE, ...CONTROL]) {
-    const repo = await home.json<{ id: string }>(['repo', 'create', '--hub', 'site', '--name', name, '--label', `label $(touch pwned-l) ${name}`]);
+    const repo = await home.json<{ id: string }>(['repo', 'create', '--hub', 'site', `--name=${name}`, `--label=label $(touch pwned-l) ${name}`]);
     repoIds.set(name, repo.id);
   }
   eventId = (await home.json<{ id: string }>(['event', 'create', '--hub', 'site', '--name', 'x$(touch pwned-event)', '--start', '2030-01-01T00:00:00Z', '--end', '2030-01-02T00:00:00Z'])).id;

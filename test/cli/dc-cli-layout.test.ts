@@ -308,3 +308,38 @@ describe('docs/migrating.md', () => {
     }
   });
 });
+
+describe('a dc-cli directory from git with terminal control sequences (issue 24.5)', () => {
+  const PWNED = '\x1b]0;PWNED\x07\x1b[2J';
+  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+  it('item import --dry-run shows a hostile label escaped in its plan, on a terminal and piped', async () => {
+    await hubWithRepo('dc3');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dc3'])).exitCode).toBe(0);
+    const hostile = join(home.dir, 'hostile');
+    cpSync(content, hostile, { recursive: true });
+    const file = join(hostile, 'Website Content', 'Home Page.json');
+    writeFileSync(file, JSON.stringify({ ...readJson(file), label: `Home${PWNED}` }));
+    for (const env of [{ CMS_FORCE_TTY: '120' }, {}]) {
+      const res = await home.run(['item', 'import', hostile, '--hub', 'dc3', '--dry-run'], { env });
+      expect(res.exitCode, res.stderr).toBe(0);
+      expect(res.stdout + res.stderr).toContain('Home\\x1b]0;PWNED\\x07');
+      expect(res.stdout + res.stderr).not.toMatch(controls);
+    }
+  });
+
+  it('item import refuses to create a folder whose name holds control characters (exit 2, nothing imported)', async () => {
+    await hubWithRepo('dc4');
+    for (const [noun, dir] of [['schema', 'content-type-schemas'], ['type', 'content-types']]) expect((await run([noun, 'apply', join(fixture, dir), '--hub', 'dc4'])).exitCode).toBe(0);
+    const hostile = join(home.dir, 'hostile-folder');
+    cpSync(content, hostile, { recursive: true });
+    const folder = join(hostile, 'Website Content', `evil${PWNED}`);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'Inside.json'), JSON.stringify({ ...readJson(join(hostile, 'Website Content', 'Home Page.json')), id: '7a1f0c52-0d3e-4d4b-9a51-6b0e3b1c2d99', label: 'Inside' }));
+    const res = await home.run(['item', 'import', hostile, '--hub', 'dc4']);
+    expect(res.exitCode, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/control character/);
+    expect(res.stderr).not.toMatch(controls);
+    expect(await items('dc4')).toHaveLength(0);
+  });
+});

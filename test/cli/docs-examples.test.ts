@@ -35,6 +35,7 @@ const SKIPPED: Record<string, string> = {
 /** Examples that exit non-zero on purpose. */
 const EXPECTED: Record<string, { code: number; why: string }> = {
   'cms edition schedule': { code: 2, why: 'asks for what is missing on a terminal; without one it names it (exit 2)' },
+  'cms edition get 5f1a2b3c4d5e6f7a8b9c0d1e -w --timeout 2s': { code: 8, why: 'a draft edition reaches no final state: the watch ends at --timeout' },
   'cms item move 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-profile prod --to-repo content --with-deps': { code: 2, why: 'every profile here is the same sandbox hub, and within one hub --with-deps is refused' },
 };
 
@@ -148,11 +149,11 @@ const HERO_SLOT = `${SCHEMA_HOST}/demo/hero-slot.json`;
 
 function schemaDoc(id: string, title: string, validation = 'object'): string {
   return JSON.stringify({
-    $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`,
+    $schema: `http://bigcontent.io/cms/schema/v1/schema#`,
     id,
     title,
     type: validation,
-    allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content` }],
+    allOf: [{ $ref: `http://bigcontent.io/cms/schema/v1/core#/definitions/content` }],
     properties: { title: { type: 'string' } },
   });
 }
@@ -366,8 +367,8 @@ export function substitute(line: string, url: string): string {
     .replace('CMS_DATA_DIR=/tmp/sb', 'CMS_DATA_DIR=$HOME/sb')
     // Every profile here is the one sandbox: a clone goes to a new hub of it.
     .replace(/--to sandbox(?= |$)/, '--to sandbox:demo-copy')
-    // The console and the request journal are on the served sandbox's port.
-    .replace(/^cms sandbox (console|requests)\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
+    // The console, the request journal and browse are on the served sandbox's port.
+    .replace(/^cms (sandbox console|sandbox requests|browse)\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
     .replace(/\b(prod|staging):site\b/g, '$1:demo')
     .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
     .replace(/--port (8787|9000)/g, '--port 0')

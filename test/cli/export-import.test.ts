@@ -84,7 +84,10 @@ beforeAll(async () => {
     await namedRepo(api, pub, 'content', pubType.id, ['en-GB', 'fr-FR']);
 
     // A hub without the content type.
-    await namedRepo(api, (await createHub(api, 'ei-notype')).id, 'content');
+    // Delivery keys are welcome there: only the missing content type stops the import.
+    const notype = (await createHub(api, 'ei-notype')).id;
+    await enableDeliveryKeys(api, notype);
+    await namedRepo(api, notype, 'content');
 
     // A hub whose export comes back to it (content kept in git): X links to Y.
     const self = (await createHub(api, 'ei-self')).id;

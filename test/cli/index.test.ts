@@ -16,7 +16,7 @@ async function seed(home: CliHome) {
   };
   const hub = await api('POST', '/hubs', { name: 'shop', label: 'Shop' });
   const repo = await api('POST', `/hubs/${hub.id}/content-repositories`, { name: 'catalogue', label: 'Catalogue' });
-  const doc = { $schema: 'https://schemas.example.com/cms/schema/v1/schema#', id: URI, type: 'object', allOf: [{ $ref: 'https://schemas.example.com/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
+  const doc = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: URI, type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
   await api('POST', `/hubs/${hub.id}/content-type-schemas`, { schemaId: URI, body: JSON.stringify(doc), validationLevel: 'CONTENT_TYPE' });
   const type = await api('POST', `/hubs/${hub.id}/content-types`, { contentTypeUri: URI, settings: { label: 'Product' } });
   await api('POST', `/content-repositories/${repo.id}/content-types`, { contentTypeId: type.id });

@@ -127,11 +127,12 @@ describe('cms item render and graph', () => {
 
   it('graph prints the delivery graph; a slot shows its edition content once the clock passes the start', async () => {
     const graph = await json(['item', 'graph', hero.id, '--hub', setup.hubId]);
-    expect(graph).toEqual({ '@graph': [{ '@id': `http://content.sandbox/${hero.id}`, _meta: { schema: setup.uri, deliveryId: hero.id }, title: 'Winter hero' }], '@base': 'http://content.sandbox/' });
+    const iri = 'http://content.cms.amplience.com/';
+    expect(graph).toEqual({ '@graph': [{ '@id': `${iri}${hero.id}`, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: hero.id }, title: 'Winter hero' }], result: [{ '@id': `${iri}${hero.id}` }] });
 
     expect((await cms(['item', 'render', slot.id])).stdout).not.toContain('Winter hero');
     expect((await cms(['sandbox', 'clock', 'advance', '25h'])).exitCode).toBe(0);
     expect((await cms(['item', 'render', slot.id])).stdout).toContain('<dd>Winter hero</dd>');
-    expect((await json(['item', 'graph', slot.id]))['@graph'].map((e: any) => e['@id'])).toEqual([`http://content.sandbox/${slot.id}`, `http://content.sandbox/${hero.id}`]);
+    expect((await json(['item', 'graph', slot.id]))['@graph'].map((e: any) => e['@id'])).toEqual([`${iri}${slot.id}`, `${iri}${hero.id}`]);
   });
 });

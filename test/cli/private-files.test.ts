@@ -55,3 +55,31 @@ describe('private data and config directories', () => {
     }
   });
 });
+
+describe('files that hold request bodies are 0600 from their creation (24.14)', () => {
+  it('sandbox.db, its -wal and -shm while open, and a run journal', async () => {
+    const { mkdtempSync, rmSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { openDatabase } = await import('../../src/server/core/db.js');
+    const { migrations } = await import('../../src/server/migrations.js');
+    const { Journal } = await import('../../src/ops/journal.js');
+    const dir = mkdtempSync(join(tmpdir(), 'cms-modes-'));
+    const umask = process.umask(0o022);
+    try {
+      const db = openDatabase({ dataDir: dir, migrations });
+      db.exec('CREATE TABLE IF NOT EXISTS t (x)');
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      for (const f of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm']) {
+        expect(existsSync(join(dir, f)), f).toBe(true);
+        expect(mode(join(dir, f)), f).toBe(0o600);
+      }
+      db.close();
+      const journal = Journal.start(dir, { command: 'item import', options: {}, target: { apiUrl: 'http://sandbox.localhost', profile: null, hubId: 'a'.repeat(24) } });
+      journal.step({ key: 'item:s1', action: 'create', resource: 'item', sourceId: 's1', targetId: 't1', version: 1 });
+      expect(mode(join(journal.dir, 'journal.ndjson'))).toBe(0o600);
+    } finally {
+      process.umask(umask);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

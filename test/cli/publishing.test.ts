@@ -15,7 +15,7 @@ async function seed(home: CliHome) {
   const hub = await api('POST', '/hubs', { name: 'pub', label: 'Publishing' });
   const repo = await api('POST', `/hubs/${hub.id}/content-repositories`, { name: 'content', label: 'Content' });
   const uri = 'https://schemas.example.com/page.json';
-  const doc = { $schema: 'https://schemas.example.com/cms/schema/v1/schema#', id: uri, type: 'object', allOf: [{ $ref: 'https://schemas.example.com/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
+  const doc = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: uri, type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
   await api('POST', `/hubs/${hub.id}/content-type-schemas`, { schemaId: uri, body: JSON.stringify(doc), validationLevel: 'CONTENT_TYPE' });
   const type = await api('POST', `/hubs/${hub.id}/content-types`, { contentTypeUri: uri, settings: { label: 'Page' } });
   await api('POST', `/content-repositories/${repo.id}/content-types`, { contentTypeId: type.id });

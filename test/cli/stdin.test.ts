@@ -42,7 +42,7 @@ beforeAll(async () => {
   const hub = await api('/hubs', { name: 'site', label: 'Site' });
   const repo = await api(`/hubs/${hub.id}/content-repositories`, { name: 'docs', label: 'Docs' });
   const uri = 'https://schemas.example.com/late.json';
-  const doc = { $schema: 'https://schemas.example.com/cms/schema/v1/schema#', id: uri, title: 'Late', type: 'object', allOf: [{ $ref: 'https://schemas.example.com/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
+  const doc = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: uri, title: 'Late', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string' } } };
   await api(`/hubs/${hub.id}/content-type-schemas`, { schemaId: uri, body: JSON.stringify(doc), validationLevel: 'CONTENT_TYPE' });
   const type = await api(`/hubs/${hub.id}/content-types`, { contentTypeUri: uri, settings: { label: 'Late' } });
   await api(`/content-repositories/${repo.id}/content-types`, { contentTypeId: type.id });

@@ -112,8 +112,8 @@ describe('edition slot-content', () => {
     const setup = await slotSetup(api);
     // A slot type whose link property is `hero`, not the default `slot`.
     const heroUri = `${SCHEMA_HOST}/hero-slot-${Date.now()}.json`;
-    const link = { allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content-link` }] };
-    const doc = { $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`, id: heroUri, title: 'Hero', type: 'object', allOf: [{ $ref: `${SCHEMA_HOST}/cms/schema/v1/core#/definitions/content` }], properties: { title: { type: 'string' }, hero: link } };
+    const link = { allOf: [{ $ref: `http://bigcontent.io/cms/schema/v1/core#/definitions/content-link` }] };
+    const doc = { $schema: `http://bigcontent.io/cms/schema/v1/schema#`, id: heroUri, title: 'Hero', type: 'object', allOf: [{ $ref: `http://bigcontent.io/cms/schema/v1/core#/definitions/content` }], properties: { title: { type: 'string' }, hero: link } };
     await ok(api.post(`/hubs/${setup.hubId}/content-type-schemas`, { schemaId: heroUri, body: JSON.stringify(doc), validationLevel: 'SLOT' }));
     const type = await ok(api.post(`/hubs/${setup.hubId}/content-types`, { contentTypeUri: heroUri, settings: { label: 'Hero' } }));
     await ok(api.post(`/content-repositories/${setup.slotRepoId}/content-types`, { contentTypeId: type.id }));

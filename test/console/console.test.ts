@@ -110,6 +110,8 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     await page.getByText('We launch today!').first().waitFor(WAIT);
     await page.getByLabel('Compare version').selectOption('1');
     await page.locator('table.diff').getByText('We launch today!').waitFor(WAIT);
+    // What a site reads (the published version, Content Delivery 2) next to the latest version.
+    await expect.poll(() => page.locator('#item-delivery').innerText(), WAIT).toMatch(/Published version \d+ is what a site reads; staging shows the latest version \d+/);
     await shot('content-item');
   });
 

@@ -2,8 +2,8 @@ import { unique, type Api } from './server.js';
 
 // Content type schemas and types for tests: documents in the service dialect, and one-call setup.
 
-export const DIALECT = 'https://schemas.example.com/cms/schema/v1/schema#';
-export const CORE = 'https://schemas.example.com/cms/schema/v1/core';
+export const DIALECT = 'http://bigcontent.io/cms/schema/v1/schema#';
+export const CORE = 'http://bigcontent.io/cms/schema/v1/core';
 export const CONTENT_REF = `${CORE}#/definitions/content`;
 export const IMAGE_REF = `${CORE}#/definitions/image-link`;
 

@@ -4,7 +4,7 @@ import { type Api, createHub, createRepo, ok, unique } from './server.js';
 // then items of that type. Every request goes through the service like a client's would.
 
 export const SCHEMA_HOST = 'https://schemas.example.com';
-const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
+const CORE = `http://bigcontent.io/cms/schema/v1/core#/definitions`;
 
 /**
  * A content type schema with a required `title` (at most 100 characters), an integer `count`
@@ -12,7 +12,7 @@ const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
  */
 export function schemaDocument(uri: string): Record<string, unknown> {
   return {
-    $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`,
+    $schema: `http://bigcontent.io/cms/schema/v1/schema#`,
     id: uri,
     title: 'Test type',
     type: 'object',

@@ -4,13 +4,13 @@ import { SCHEMA_HOST, contentSetup, createItem, type ContentSetup } from './cont
 // Editions and slots for tests: a hub with a content repository (contentSetup) plus a slot
 // schema (validation level SLOT), its slot type and a repository with the slots feature.
 
-const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
+const CORE = `http://bigcontent.io/cms/schema/v1/core#/definitions`;
 
 /** A slot schema: `slot` holds one content link, `slotContent` a list of them, `title` is sample data. */
 export function slotSchemaDocument(uri: string, linkedTypes: string[]): Record<string, unknown> {
   const linkTo = { allOf: [{ $ref: `${CORE}/content-link` }, { properties: { contentType: { enum: linkedTypes } } }] };
   return {
-    $schema: `${SCHEMA_HOST}/cms/schema/v1/schema#`,
+    $schema: `http://bigcontent.io/cms/schema/v1/schema#`,
     id: uri,
     title: 'Test slot',
     type: 'object',

@@ -20,12 +20,14 @@ let dir: string;
 let server: Served;
 let api: Api;
 const ids: string[] = [];
+let hubId = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cms-graph-'));
   server = await serve(['--data-dir', join(dir, 'data')], {});
   api = await new Api(server.url).login();
   const setup = await contentSetup(api);
+  hubId = setup.hubId;
   for (let i = 0; i < COUNT; i++) {
     const links = [ids[i - 1], ids[i - 2]].filter((id): id is string => !!id).map((id) => contentLink(id, setup.uri));
     const res = await api.post(`/content-repositories/${setup.repoId}/content-items`, { label: `item ${i}`, body: itemBody(setup.uri, { title: `Item ${i} ${'x'.repeat(80)}`, links }) });
@@ -51,8 +53,8 @@ async function get(path: string): Promise<Reply> {
   return { status: res.status, headers: res.headers, body, text };
 }
 
-const render = (n: number) => get(`/v1/content/store/content-item/${ids[n]}`);
-const query = (n: number) => get(`/cms/content/query?query=${encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.sandbox/${ids[n]}` }))}`);
+const render = (n: number) => get(`/v1/content/${hubId}/content-item/${ids[n]}`);
+const query = (n: number) => get(`/cms/content/query?query=${encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${ids[n]}` }))}`);
 
 describe('a 300-item graph with exponentially many paths', () => {
   it('renders item 26 with each of its 27 items once (small answer)', async () => {

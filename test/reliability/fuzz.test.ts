@@ -89,7 +89,7 @@ async function exchange(r: Resolved, where: string): Promise<number> {
   try {
     const answer = await send(r, TIMEOUT_MS);
     tally(r, answer.status);
-    const problem = problemWith(r.method, answer);
+    const problem = problemWith(r.method, answer, r.url);
     if (process.env.FUZZ_DEBUG && answer.status >= 400) {
       const key = where.split(' #')[0]!;
       (debugCodes[key] ??= new Set()).add(`${answer.status}:${answer.text.slice(0, 160)}`);
@@ -263,7 +263,7 @@ async function rawExchange(c: RawCase, where: string): Promise<void> {
       if (!c.end) stats.failures.push(`no answer [${where}, seed ${SEED}]\n  ${shown}`);
       return;
     }
-    const problem = problemWith(c.method, { status: answer.status, contentType: answer.headers['content-type'] ?? null, text: answer.text });
+    const problem = problemWith(c.method, { status: answer.status, contentType: answer.headers['content-type'] ?? null, text: answer.text }, c.target.startsWith('/') ? c.target : undefined);
     if (problem) stats.failures.push(`${problem} [${where}, seed ${SEED}]\n  ${shown}\n  answer: ${answer.text.slice(0, 400)}`);
     else if (c.mustRefuse && answer.status < 400) stats.failures.push(`a hostile Host was served (${answer.status}) [${where}, seed ${SEED}]\n  ${shown}`);
   } catch (err) {
@@ -282,7 +282,7 @@ async function routingBatch(): Promise<void> {
   );
   const samples = fc.sample(mangle, { seed: SEED, numRuns: 8 * RUNS });
   for (const [i, [route, method, how]] of samples.entries()) {
-    let path = route.path.replace(/:(\w+)/g, (_, name: string) => world.params[name]?.[0] ?? 'x');
+    let path = route.path.replace(/[:*](\w+)/g, (_, name: string) => world.params[name]?.[0] ?? 'x');
     if (how === 'trailing-slash') path += '/';
     else if (how === 'double-slash') path = path.replace('/', '//');
     else if (how === 'extra-segment') path += '/extra';

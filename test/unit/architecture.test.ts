@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 //   requests with a body, so they cannot come through an index.ts that every read loads).
 // - the assembly (the files directly in src/server: service.ts, families.ts, migrations.ts,
 //   app.ts, http.ts) may import anything: it is what knows every family.
+// The whole of src/ (CLI, operations, output, service) is checked too: no cycle anywhere, and no
+// write to stdout or stderr outside the output chokepoint, src/cli/io.ts.
 
 const SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/server');
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"\n]+)\1/g;
@@ -113,6 +115,56 @@ describe('the sandbox service architecture', () => {
   it('keeps core free of families, and families apart except through index.ts', () => {
     expect(existsDir('core')).toBe(true);
     expect(layerViolations(graph)).toEqual([]);
+  });
+});
+
+/** Every .ts file of src/ (the browser console's .tsx are its own program, built apart). */
+const SRC = resolve(SERVER, '..');
+
+function srcGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of serverFiles(SRC)) {
+    const text = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const targets = new Set<string>();
+    for (const m of text.matchAll(SPECIFIER)) {
+      const target = resolve(dirname(file), m[2]!).replace(/\.js$/, '.ts');
+      if (target.startsWith(SRC + sep)) targets.add(relative(SRC, target).split(sep).join('/'));
+    }
+    graph.set(relative(SRC, file).split(sep).join('/'), [...targets]);
+  }
+  return graph;
+}
+
+describe('the whole of src/', () => {
+  const graph = srcGraph();
+
+  it('reads the CLI, the operations and the service', () => {
+    expect(graph.size).toBeGreaterThan(300);
+    for (const f of ['cli/main.ts', 'core/client.ts', 'output/render.ts', 'server/service.ts']) expect(graph.has(f), f).toBe(true);
+  });
+
+  it('has no import cycle between files (type-only imports included)', () => {
+    const found = cycles(graph);
+    const summary = found.map((c) => `${c.length} files: ${c.join(' ')}`);
+    expect(summary, `${found.length} cycles`).toEqual([]);
+  });
+
+  // The output chokepoint (issue 24.5): every string for stdout or stderr goes through src/cli/io.ts,
+  // which escapes control characters; a new call site cannot forget it if it cannot write at all.
+  it('writes to stdout and stderr only through the output chokepoint (src/cli/io.ts)', () => {
+    const WRITES = /\bprocess\.(stdout|stderr)\b|\bconsole\.(log|error|warn|info|debug|trace|dir|table)\s*\(|\bprocess\._rawDebug\b|\bwriteSync\(\s*[12]\s*,/;
+    const offenders: string[] = [];
+    for (const file of serverFiles(SRC)) {
+      const name = relative(SRC, file).split(sep).join('/');
+      if (name === 'cli/io.ts' || name.startsWith('console/')) continue;
+      // Comments and quoted strings (help examples such as `node -e "console.log(...)"`) are not code.
+      const text = readFileSync(file, 'utf8')
+        .replace(/^\s*(\/\/|\*).*$/gm, '')
+        .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''");
+      const hit = text.match(WRITES);
+      if (hit) offenders.push(`${name}: ${hit[0]}`);
+    }
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -51,6 +51,18 @@ describe('HostCheck', () => {
     expect(new HostCheck({ allow: ['*'] }).allows(parseHost('anything.example')!)).toBe(true);
   });
 
+  it('says what a Host reaches: everything for loopback, --host and --allow-host names; the staging routes only for a staging name', () => {
+    const check = new HostCheck({ allow: ['api.test'], isStagingHost: (n) => n === 'vse.test' || n === 'localhost' || n === 'api.test' });
+    for (let i = 0; i < 2; i++) {
+      expect(check.admit('/a', ['vse.test:8787']).reach).toBe('staging');
+      expect(check.admit('/a', ['VSE.test']).reach).toBe('staging');
+      // A name allowed whatever the data says keeps its full reach even when a hub also names it.
+      expect(check.admit('/a', ['localhost']).reach).toBe('all');
+      expect(check.admit('/a', ['api.test']).reach).toBe('all');
+      expect(check.admit('/a', ['127.0.0.1:1']).reach).toBe('all');
+    }
+  });
+
   it('answers a repeated Host the same way, and asks again about staging hostnames every time', () => {
     let staging = true;
     const check = new HostCheck({ isStagingHost: (n) => staging && n === 'vse.test' });

@@ -64,3 +64,25 @@ describe('TokenProvider under pushback', () => {
     }
   });
 });
+
+describe('the retry budget (issue 24.10)', () => {
+  it('a request waits at most budgetMs in all: Retry-After 999999 s waits 60 s twice, then gives up', async () => {
+    const { DEFAULT_RETRY, nextDelay } = await import('../../src/core/retry.js');
+    let waited = 0;
+    const waits: number[] = [];
+    for (let attempt = 0; ; attempt++) {
+      const delay = nextDelay(attempt, DEFAULT_RETRY, waited, 999_999_000);
+      if (delay === undefined) break;
+      waits.push(delay);
+      waited += delay;
+    }
+    expect(waits).toEqual([60_000, 60_000]);
+    expect(waited).toBeLessThanOrEqual(DEFAULT_RETRY.budgetMs);
+  });
+
+  it('backoff without Retry-After keeps its 5 retries within the budget', async () => {
+    const { DEFAULT_RETRY, nextDelay } = await import('../../src/core/retry.js');
+    const delays = [0, 1, 2, 3, 4, 5].map((a) => nextDelay(a, DEFAULT_RETRY, 0, undefined, () => 1));
+    expect(delays).toEqual([250, 500, 1000, 2000, 4000, undefined]);
+  });
+});

@@ -26,6 +26,19 @@ describe('Router', () => {
     expect(router.match('GET', '/t/x')).toEqual({ allowed: [] });
   });
 
+  it('a rest parameter (*key) takes one or more segments, only when no exact route matches, and at most 75', () => {
+    const rest = new Router([r('GET', '/c/key/*key', 'byKey'), r('GET', '/c/key/exact/:x', 'exact'), r('POST', '/c/key/*key', 'post')]);
+    expect(rest.match('GET', '/c/key/pages/home')).toMatchObject({ route: { op: 'byKey' }, params: { key: 'pages/home' } });
+    expect(rest.match('GET', '/c/key/one')).toMatchObject({ params: { key: 'one' } });
+    expect(rest.match('GET', '/c/key/a%20b/c')).toMatchObject({ params: { key: 'a b/c' } });
+    expect(rest.match('GET', '/c/key/exact/1')).toMatchObject({ route: { op: 'exact' } });
+    expect(rest.match('GET', '/c/key')).toEqual({ allowed: [] });
+    expect(rest.match('GET', `/c/key/${Array(76).fill('a').join('/')}`)).toEqual({ allowed: [] });
+    expect(rest.match('GET', `/c/key/${Array(75).fill('a').join('/')}`)).toMatchObject({ route: { op: 'byKey' } });
+    expect(rest.match('DELETE', '/c/key/a/b')).toEqual({ allowed: ['GET', 'POST'] });
+    expect(rest.match('GET', '/c/key/%E0%A4%A/b')).toEqual({ allowed: [] });
+  });
+
   it('ignores empty segments and trailing slashes', () => {
     expect(router.match('GET', '/s/x/')).toMatchObject({ route: { op: 'get' } });
   });

@@ -14,7 +14,7 @@ export default defineCommand<{ create?: boolean; type: string; delete?: boolean;
   args: [{ name: 'edition', description: 'edition id', required: true }],
   options: [
     { flags: '--create', description: 'create (or replace) the preview' },
-    { flags: '--type <type>', description: 'preview type', default: 'QUICKPREVIEW' },
+    { flags: '--type <type>', description: 'preview type', default: 'QUICKPREVIEW', upperCase: true },
     { flags: '--delete', description: 'delete the preview' },
     yesOption,
   ],

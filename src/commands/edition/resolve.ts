@@ -9,8 +9,8 @@ export default defineCommand<{ item?: string; version?: number; comment?: string
   examples: ['cms edition resolve 5f1a2b3c4d5e6f7a8b9c0d1e --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2'],
   args: [editionArg],
   options: [
-    { flags: '--item <id>', description: 'content item in conflict; required' },
-    { flags: '--version <n>', description: 'version to publish; required', integer: true },
+    { flags: '--item <id>', description: 'content item in conflict', required: true },
+    { flags: '--version <n>', description: 'version to publish', required: true, integer: true },
     { flags: '--comment <text>', description: 'why this version' },
   ],
   async run(ctx, args, opts) {

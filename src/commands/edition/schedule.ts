@@ -29,7 +29,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();
-    const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.signal) : null;
+    const prompts = ctx.io.canPrompt && !opts.yes ? await terminalPrompts(ctx.io, ctx.signal) : null;
     const { edition, job, scheduled } = await scheduleEdition(
       { client, prompts, noPromptReason: opts.yes ? '--yes was given' : ctx.io.noPromptReason, say: (line) => ctx.io.note(line), hubId: () => ctx.hubId(opts.hub, client), eventId: (value) => resolveEventId(ctx, client, value, opts.hub) },
       { edition: args.edition, event: opts.event, start: opts.start, ignoreWarnings: opts.ignoreWarnings },

@@ -3,6 +3,7 @@ import { readJsonObject } from '../../cli/input.js';
 import { bodyFileOption } from '../../cli/options.js';
 import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
+import { contentLink } from '../../ops/content-link.js';
 import { item } from '../../output/result.js';
 import { EDITION_SLOT_COLUMNS, editionArg, type EditionSlot } from './_edition-slots.js';
 
@@ -15,7 +16,7 @@ interface Options {
 /** A content link to a snapshot, typed with the content type of the snapshot's root item. */
 async function snapshotLink(client: ApiClient, id: string) {
   const snapshot = await client.get<{ rootContentItem: { contentTypeUri: string } }>(`/snapshots/${id}`);
-  return { _meta: { schema: `${client.root}/cms/schema/v1/core#/definitions/content-link` }, contentType: snapshot.rootContentItem.contentTypeUri, id };
+  return contentLink(id, snapshot.rootContentItem.contentTypeUri);
 }
 
 /** The slot content to send: the file's (wrapped in {body} when it is the bare body), or the current content with the property set to the snapshot link(s). */

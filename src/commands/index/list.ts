@@ -10,7 +10,7 @@ export default defineCommand<{ hub?: string; primary?: boolean; replicasOf?: str
     hubOption,
     { flags: '--primary', description: 'primary indexes only (no replicas)' },
     { flags: '--replicas-of <index>', description: 'the replicas of one index (id, name or suffix)' },
-    { flags: '--status <list>', description: 'ACTIVE, ARCHIVED or both (comma list)' },
+    { flags: '--status <list>', description: 'ACTIVE, ARCHIVED or both (comma list)', upperCase: true },
     { flags: '--with-settings', description: 'include each index settings' },
     limitOption, allOption,
   ],

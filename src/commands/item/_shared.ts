@@ -1,6 +1,9 @@
 import type { Context } from '../../cli/context.js';
 import type { OptionSpec } from '../../cli/define.js';
+import { applySets, commaList } from '../../cli/input.js';
 import type { ApiClient } from '../../core/client.js';
+import { UsageError } from '../../core/errors.js';
+import { linkToItem } from '../../ops/content-link.js';
 import { col, item, type Output } from '../../output/result.js';
 
 export interface ItemResource {
@@ -39,4 +42,29 @@ export async function withCurrentVersion(ctx: Context, id: string, send: (client
   const client = await ctx.client();
   const current = await fetchItem(client, id);
   return item(await send(client, current.version), ITEM_COLUMNS);
+}
+
+export const linkOption: OptionSpec = {
+  flags: '--link <field=item id>',
+  description: 'set a body field to a content link to an item, typed with that item\'s content type (hero=<id>; related=<id>,<id> or related[]=<id> for a list; repeatable)',
+  repeatable: true,
+};
+
+/**
+ * Applies `--link field=<id>[,<id>...]`: each id becomes {_meta.schema: core content-link,
+ * contentType: the target's type, id}; one id sets a link, several (or `field[]=`) set a list. The field is a
+ * path in the body (`hero`, `links[0]`, or with its `body.` prefix).
+ */
+export async function applyLinks(client: ApiClient, request: Record<string, unknown>, links: readonly string[] = []): Promise<void> {
+  for (const assignment of links) {
+    const eq = assignment.indexOf('=');
+    const ids = eq > 0 ? commaList(assignment.slice(eq + 1)) : [];
+    if (!ids.length) throw new UsageError(`--link needs field=<item id>, got '${assignment}'`, 'e.g. --link hero=0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c, or --link related=<id>,<id> for a list');
+    // `related[]=<id>` is a list of one.
+    const asList = assignment.slice(0, eq).endsWith('[]') || ids.length > 1;
+    const field = assignment.slice(0, eq).replace(/\[\]$/, '');
+    const path = field.startsWith('body.') || field.startsWith('body[') ? field : `body.${field}`;
+    const made = await Promise.all(ids.map((id) => linkToItem(client, id)));
+    applySets(request, [`${path}=${JSON.stringify(asList ? made : made[0])}`]);
+  }
 }

@@ -20,7 +20,7 @@ export default defineCommand<{ file?: string; ignoreSchemaValidation?: boolean }
     'The file holds an array of {id, version, label?, folderId?, assignees?, body?} (whole fetched items work too). Each entry succeeds or fails on its own; larger files are sent 100 entries at a time. Exits 3 when some entries failed.',
   examples: ['cms item bulk-update --file updates.json', 'cms item bulk-update --file - -o json < updates.json'],
   options: [
-    { flags: '--file <file>', description: 'JSON array of updates (- for stdin); required' },
+    { flags: '--file <file>', description: 'JSON array of updates (- for stdin)', required: true },
     { flags: '--ignore-schema-validation', description: 'store bodies even if they break their content type schema' },
   ],
   async run(ctx, _args, opts) {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { defineCommand } from '../../cli/define.js';
-import { editorCommand, runEditor } from '../../cli/editor.js';
+import { editUntilValid, editorCommand } from '../../cli/editor.js';
 import { parseJson } from '../../ops/safe-files.js';
 import { isCI } from '../../cli/io.js';
 import type { ApiClient } from '../../core/client.js';
@@ -15,7 +15,7 @@ import { ITEM_COLUMNS, fetchItem, itemArg, type ItemResource } from './_shared.j
 export default defineCommand<{ ignoreSchemaValidation?: boolean }>({
   summary: "Edit the body of a content item in your editor ($VISUAL or $EDITOR)",
   description:
-    "Opens the item's body as pretty JSON in $VISUAL or $EDITOR (a 0600 file in a private temporary directory; the command is split into words and run directly, never by a shell). When the editor exits, the body is checked as JSON (errors say line and column) and against the item's content type schema, then saved with the version that was opened, so a change made meanwhile is refused (409, exit 1) instead of overwritten. On any failure nothing is saved and the edited file is kept: its path is printed. An unchanged body is not saved. Without VISUAL or EDITOR, vi on a terminal; outside a terminal, with --no-input or in CI, set EDITOR.",
+    "Opens the item's body as pretty JSON in $VISUAL or $EDITOR (a 0600 file in a private temporary directory; the command is split into words and run directly, never by a shell). When the editor exits, the body is checked as JSON (errors say line and column) and against the item's content type schema; when it is not valid, the editor opens again on your text with the error on top (like kubectl edit; save it unchanged to give up). Then it is saved with the version that was opened, so a change made meanwhile is refused (409, exit 1) instead of overwritten. On any failure nothing is saved and the edited file is kept: its path is printed. An unchanged body is not saved. Without VISUAL or EDITOR, vi on a terminal; outside a terminal, with --no-input or in CI, set EDITOR.",
   examples: [
     'cms item edit 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
     'EDITOR="code --wait" cms item edit 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
@@ -33,22 +33,21 @@ export default defineCommand<{ ignoreSchemaValidation?: boolean }>({
     const file = join(dir, `${args.item}.json`);
     writeFileSync(file, original, { mode: 0o600 });
     try {
-      const status = await runEditor(words, file);
-      if (status !== 0) throw new CliError(`The editor (${words[0]}) exited with status ${status}: nothing was saved`);
-      const text = readFileSync(file, 'utf8');
-      const body = parseJson(text, 'The edited body');
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('The edited body must be a JSON object: nothing was saved');
-      if (text === original || canonicalJson(body) === canonicalJson(current.body)) {
-        rmSync(dir, { recursive: true, force: true });
+      const outcome = await editUntilValid(words, file, async (text) => {
+        const body = parseJson(text, 'The edited body');
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('The edited body must be a JSON object: nothing was saved');
+        if (text === original || canonicalJson(body) === canonicalJson(current.body)) return null;
+        if (!opts.ignoreSchemaValidation) await checkSchema(client, current, body as Record<string, unknown>);
+        const request = { body, label: current.label, folderId: current.folderId, locale: current.locale, assignees: current.assignees, version: current.version };
+        const query = { ignoreSchemaValidation: opts.ignoreSchemaValidation ? true : undefined };
+        return { saved: await client.patch(`/content-items/${args.item}`, request, { query }) };
+      }, (message) => ctx.io.err(message));
+      rmSync(dir, { recursive: true, force: true });
+      if (!outcome) {
         ctx.io.err(`No changes to item ${args.item}: nothing was saved.\n`);
         return;
       }
-      if (!opts.ignoreSchemaValidation) await checkSchema(client, current, body as Record<string, unknown>);
-      const request = { body, label: current.label, folderId: current.folderId, locale: current.locale, assignees: current.assignees, version: current.version };
-      const query = { ignoreSchemaValidation: opts.ignoreSchemaValidation ? true : undefined };
-      const saved = await client.patch(`/content-items/${args.item}`, request, { query });
-      rmSync(dir, { recursive: true, force: true });
-      return item(saved, ITEM_COLUMNS);
+      return item(outcome.saved, ITEM_COLUMNS);
     } catch (err) {
       throw keptIn(ctx, err, file, current);
     }

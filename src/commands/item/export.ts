@@ -64,7 +64,7 @@ export default defineCommand<Opts>({
     hubOption,
     { flags: '--repo <id|name>', description: 'only this repository (repeatable or comma list)', repeatable: true, complete: 'repositories' },
     { flags: '--folder <id>', description: 'only items in this folder and its sub-folders' },
-    { flags: '--status <list>', description: 'comma list of ACTIVE, ARCHIVED', default: 'ACTIVE' },
+    { flags: '--status <list>', description: 'comma list of ACTIVE, ARCHIVED', default: 'ACTIVE', upperCase: true },
     { flags: '--search <text>', description: 'only items matching a text search (syntax of cms item find)' },
     { flags: '--facet <facet>', description: 'only items a facet filter lets through, e.g. locale:IN:en-GB (repeatable; syntax of cms item facet --field)', repeatable: true },
     { flags: '--with-deps', description: 'also export every item the selected items link to, transitively' },

@@ -3,18 +3,41 @@ import { hubOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
 import { ITEM_COLUMNS, fetchItem } from './_shared.js';
+import { itemHubId } from '../../ops/item-hub.js';
 
-export default defineCommand<{ hub?: string; version?: number; key?: string }>({
-  summary: 'Show a content item (or one of its versions, or the item holding a delivery key)',
-  examples: ['cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2 -o json', 'cms item get --key news/launch'],
+export default defineCommand<{ hub?: string; version?: number; key?: string; delivered?: boolean; depth: string; format: string }>({
+  summary: 'Show a content item (or one of its versions, or the item holding a delivery key), or what a site reads of it (--delivered)',
+  description:
+    'Without --delivered: the item as the management API holds it (the latest version, drafts included). ' +
+    'With --delivered: what a site reads, the PUBLISHED version through Content Delivery 2 (GET {origin}/cdn/<hub name>/content/id/<id> or /content/key/<key>, no token), ' +
+    'with its linked items (--depth all) inlined or listed apart (--format linked). An item never published, unpublished or archived is not found (exit 1).',
+  examples: [
+    'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
+    'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2 -o json',
+    'cms item get --key news/launch',
+    'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --delivered',
+    'cms item get --key news/launch --delivered --depth root --format linked',
+  ],
   args: [{ name: 'item', description: 'content item id (not needed with --key)' }],
   options: [
     { flags: '--version <n>', description: 'an earlier version', integer: true },
     { flags: '--key <deliveryKey>', description: 'find the item of the hub holding this delivery key' },
+    { flags: '--delivered', description: 'the published version, as Content Delivery 2 answers a site' },
+    { flags: '--depth <depth>', description: 'with --delivered: root (the item alone) or all (with its linked items)', choices: ['root', 'all'], default: 'all' },
+    { flags: '--format <format>', description: 'with --delivered: inlined (links replaced by items) or linked (linkedContent apart)', choices: ['inlined', 'linked'], default: 'inlined' },
     hubOption,
   ],
   async run(ctx, args, opts) {
     const client = await ctx.client();
+    if (opts.delivered) {
+      if (opts.version !== undefined) throw new UsageError('--delivered reads the published version; leave out --version');
+      if (!opts.key && !args.item) throw new UsageError('Name the item: cms item get <id> --delivered, or --key <deliveryKey> --delivered.');
+      const hubId = opts.hub || opts.key ? await ctx.hubId(opts.hub, client) : await itemHubId(client, args.item!);
+      const hub = await client.get<{ name: string }>(`/hubs/${hubId}`);
+      const path = opts.key ? `key/${opts.key.split('/').map(encodeURIComponent).join('/')}` : `id/${encodeURIComponent(args.item!)}`;
+      const delivered = await client.get<unknown>(`/cdn/${encodeURIComponent(hub.name)}/content/${path}`, { query: { depth: opts.depth, format: opts.format } });
+      return { kind: 'item', data: delivered, raw: true };
+    }
     if (opts.key) {
       const hubId = await ctx.hubId(opts.hub, client);
       return item(await client.get(`/hubs/${hubId}/content-items/delivery-key`, { query: { key: opts.key } }), ITEM_COLUMNS);

@@ -4,10 +4,12 @@ import type { ApiClient } from '../../core/client.js';
 import { IRI_BASE } from '../../server/delivery/iri.js';
 
 export default defineCommand<{ hub?: string }>({
-  summary: 'Print the delivery graph of an item (or slot): it and its linked items as delivered JSON',
+  summary: 'Print the staging graph of an item (or slot): it and its linked items at their latest versions, as the staging query answers',
   description:
-    'GET /cms/content/query?store=<hub>&query={"sys.iri":"http://content.sandbox/<id>"} on the service origin (no token needed). ' +
-    'Each entry carries its @id and its body fields, with _meta.deliveryId. A slot answers what is live on it now. An item of another store answers an empty graph.',
+    'Reads STAGING (the latest versions, drafts included; `cms item get --delivered` reads what a site gets once published). ' +
+    'GET /cms/content/query?store=<hub>&query={"sys.iri":"http://content.cms.amplience.com/<id>"} on the service origin (no token needed), the Content Delivery 1 query of the vendor\'s delivery SDK. ' +
+    'The answer is JSON-LD: "@graph" holds a node per item (its "@id" IRI, "@type" schema and body fields; a content link to another node is {"@id","@type"}; images are nodes of their own) and "result" names the root. ' +
+    'A slot answers what is live on it now. An item of another store answers an empty graph.',
   examples: ['cms item graph 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms item graph 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --hub demo'],
   args: [{ name: 'item', description: 'content item or slot id', required: true }],
   options: [{ flags: '--hub <id|name>', description: 'the store (hub) to query; any hub when left out', complete: 'hubs' }],

@@ -1,26 +1,30 @@
 import { defineCommand } from '../../cli/define.js';
+import { watchList, watchOptions, type WatchFlags } from '../../cli/watch.js';
 import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
-import { UsageError } from '../../core/errors.js';
 import { list } from '../../output/result.js';
 import { ITEM_COLUMNS, sortOption } from './_shared.js';
 
-export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number }>({
+export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number } & WatchFlags>({
   summary: 'List the content items of a repository',
-  examples: ['cms item list --repo content', 'cms item list --repo content --status ACTIVE --sort label,asc', 'cms item list --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e -o json'],
+  examples: ['cms item list --repo content', 'cms item list --repo content --status ACTIVE --sort label,asc', 'cms item list --repo content --folder 5f1a2b3c4d5e6f7a8b9c0d1e -o json', 'cms item list --repo content -w --timeout 2s'],
   options: [
     hubOption,
-    { ...repoOption, description: 'content repository (id or name); required' },
-    { flags: '--folder <id>', description: 'only items in this folder' },
-    { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)' },
+    { ...repoOption, description: 'content repository (id or name)', required: true, requiredUnless: 'folder' },
+    { flags: '--folder <id>', description: 'only items in this folder (implies its repository)' },
+    { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)', upperCase: true },
     sortOption,
     limitOption, allOption,
+    ...watchOptions,
   ],
   async run(ctx, _args, opts) {
-    if (!opts.repo) throw new UsageError('--repo is required', 'Name the repository: cms item list --repo <id|name>.');
     const client = await ctx.client();
-    const repo = await repoId(ctx, opts.repo, opts.hub, client);
+    // A folder belongs to one repository: --folder alone names both.
+    const repo = opts.repo ? await repoId(ctx, opts.repo, opts.hub, client) : (await client.get<{ contentRepositoryId: string }>(`/folders/${opts.folder}`)).contentRepositoryId;
     const query = { folderId: opts.folder, status: opts.status, sort: opts.sort };
+    const read = () => client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) });
+    // -w: new and changed items as they appear (sort by lastModifiedDate,desc to see the latest first).
+    if (opts.watch) return watchList(ctx, opts, read, ITEM_COLUMNS, limitOf(opts));
     return list(client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
   },
 });

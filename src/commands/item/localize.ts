@@ -28,7 +28,7 @@ export default defineCommand<{ locale?: string[]; wait?: boolean; timeout: numbe
   examples: ['cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR --wait', 'cms item localize 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --locale fr-FR -o json'],
   args: [itemArg],
   options: [
-    { flags: '--locale <locale>', description: 'target locale (repeatable or comma list); required', repeatable: true },
+    { flags: '--locale <locale>', description: 'target locale (repeatable or comma list)', required: true, repeatable: true },
     { flags: '--wait', description: 'wait until the job finishes' },
     { flags: '--timeout <duration>', description: 'how long --wait waits (30s, 2m, or seconds)', duration: true, default: '2m' },
   ],

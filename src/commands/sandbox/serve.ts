@@ -79,6 +79,8 @@ export default defineCommand<Opts>({
     if (!LOOPBACK.test(opts.host)) {
       ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
     }
+    const { noteServe, forgetServe } = await import('./_console.js');
+    noteServe(directory, server.url);
     if (opts.pidFile) await writePidFile(opts.pidFile, info);
     if (ctx.globals.output === 'table') {
       ctx.io.out(
@@ -96,10 +98,11 @@ export default defineCommand<Opts>({
           '',
         ].join('\n'),
       );
-    } else ctx.io.out(`${JSON.stringify(info)}\n`);
+    } else ctx.io.outJson(`${JSON.stringify(info)}\n`);
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
+    forgetServe(directory);
     let saved: string | undefined;
     try {
       await server.close(exportFile ? () => void (saved = `Saved a snapshot of the sandbox to ${exportFile} (${sandbox.service.saveSnapshot(exportFile).counts.items} items)`) : undefined);

@@ -20,7 +20,7 @@ export const STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
 
 export const schemaFileOption: OptionSpec = { flags: '--file <file>', description: 'the JSON Schema document (- for stdin)' };
 export const validationLevelOption: OptionSpec = { flags: '--validation-level <level>', description: 'what the document is validated as', choices: VALIDATION_LEVELS };
-export const statusOption: OptionSpec = { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)' };
+export const statusOption: OptionSpec = { flags: '--status <list>', description: 'only these statuses (comma list of ACTIVE, ARCHIVED; default: all)', upperCase: true };
 export const sortOption: OptionSpec = { flags: '--sort <field,dir>', description: 'sort order, e.g. createdDate,desc' };
 
 export const SCHEMA_COLUMNS = [col('id'), col('schema id', 'schemaId'), col('version'), col('level', 'validationLevel'), col('status')];

@@ -23,7 +23,7 @@ export default defineCommand<Options>({
   examples: ['cms slot create --repo slots --schema https://schema.example.com/hero-slot.json --label "Home hero" --set body.title=Sample'],
   options: [
     hubOption,
-    { ...repoOption, description: 'slots repository (id or name); required' },
+    { ...repoOption, description: 'slots repository (id or name)', required: true },
     { flags: '--label <label>', description: 'display label' },
     { flags: '--schema <uri>', description: 'slot type URI (body._meta.schema)' },
     bodyFileOption,

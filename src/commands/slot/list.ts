@@ -9,7 +9,7 @@ export default defineCommand<{ hub?: string; repo?: string; limit: number }>({
   summary: 'List the slots of a slots repository (its items of slot types)',
   description: 'A slot is a content item of a slot type (a content type whose schema has validation level SLOT) in a repository with the slots feature.',
   examples: ['cms slot list --repo slots', 'cms slot list --repo slots -o json'],
-  options: [hubOption, { ...repoOption, description: 'slots repository (id or name); required' }, limitOption, allOption],
+  options: [hubOption, { ...repoOption, description: 'slots repository (id or name)', required: true }, limitOption, allOption],
   async run(ctx, _args, opts) {
     if (!opts.repo) throw new UsageError('--repo is required', 'Name the slots repository: cms slot list --repo <id|name>.');
     const client = await ctx.client();

@@ -9,8 +9,8 @@ export default defineCommand<{ hub?: string; root?: string; comment?: string; ty
   examples: ['cms snapshot create --root 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --comment "Spring launch"', 'cms snapshot create --root 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --comment Nightly --type system'],
   options: [
     hubOption,
-    { flags: '--root <item>', description: 'content item at the root of the snapshot; required' },
-    { flags: '--comment <text>', description: 'what the snapshot is for; required' },
+    { flags: '--root <item>', description: 'content item at the root of the snapshot', required: true },
+    { flags: '--comment <text>', description: 'what the snapshot is for', required: true },
     { flags: '--type <type>', description: 'snapshot type (generated ones come from cms snapshot batch)', choices: CREATE_TYPES, default: 'user' },
   ],
   async run(ctx, _args, opts) {

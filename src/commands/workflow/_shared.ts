@@ -8,7 +8,13 @@ const HEX_ID = /^[0-9a-f]{24}$/i;
 const HEX_COLOR = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
 
 export const STATE_COLUMNS = [col('id'), col('label'), col('color')];
-const ITEM_COLUMNS = [col('id'), col('label'), col('version'), col('workflow state', 'workflow.state')];
+/** The item's columns, its workflow state by label (the raw `workflow` field keeps the id). */
+const itemColumns = (labels: ReadonlyMap<string, string>) => [
+  col('id'),
+  col('label'),
+  col('version'),
+  col('workflow state', (i: { workflow?: { state?: string } }) => (i.workflow?.state ? (labels.get(i.workflow.state) ?? i.workflow.state) : '')),
+];
 
 /** A workflow state id from an id or a label of the hub's states. */
 export async function stateId(ctx: Context, client: ApiClient, value: string, hubFlag?: string): Promise<string> {
@@ -32,5 +38,12 @@ export function rgbColor(value: string | undefined): string | undefined {
 export async function setItemWorkflow(ctx: Context, itemId: string, state: string | null): Promise<Output> {
   const client = await ctx.client();
   const current = await client.get<{ version: number }>(`/content-items/${itemId}`);
-  return item(await client.patch(`/content-items/${itemId}/workflow`, { version: current.version, state }), ITEM_COLUMNS);
+  const saved = await client.patch(`/content-items/${itemId}/workflow`, { version: current.version, state });
+  // People read states by label: one read of the state (a failed read shows the id).
+  const labels = new Map<string, string>();
+  if (state) {
+    const found = await client.get<{ id: string; label: string }>(`/workflow-states/${state}`).catch(() => null);
+    if (found) labels.set(found.id, found.label);
+  }
+  return item(saved, itemColumns(labels));
 }

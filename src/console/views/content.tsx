@@ -222,11 +222,12 @@ function Item({ itemId, query }: { itemId: string; query: URLSearchParams }) {
     }
     const versions = await api.page(`/content-items/${itemId}/versions`, 'content-items', { size: 50 });
     const states = hubId ? await api.all(`/hubs/${hubId}/workflow-states`, 'workflow-states').catch(() => []) : [];
-    return { item, repo, hubId, schema, versions: versions.items, states };
+    const hubName: string | null = hubId ? ((await api.get(`/hubs/${hubId}`).catch(() => null)) as { name?: string } | null)?.name ?? null : null;
+    return { item, repo, hubId, hubName, schema, versions: versions.items, states };
   }, [itemId]);
   return (
     <Async state={state}>
-      {({ item, repo, schema, versions, states }) => {
+      {({ item, repo, hubName, schema, versions, states }) => {
         const workflow = states.find((s: any) => s.id === item.workflow?.state);
         const a = Number(query.get('from') ?? Math.max(1, item.version - 1));
         const b = Number(query.get('to') ?? item.version);
@@ -280,10 +281,50 @@ function Item({ itemId, query }: { itemId: string; query: URLSearchParams }) {
               </Section>
               <Versions itemId={item.id} versions={versions} from={a} to={b} />
             </div>
+            {hubName ? <Delivered item={item} hubName={hubName} /> : null}
           </>
         );
       }}
     </Async>
+  );
+}
+
+/**
+ * What a site reads of the item (the published version, from Content Delivery 2 at
+ * /cdn/{hub}/content/id/{id}: public, no token) next to the latest version staging shows.
+ */
+function Delivered({ item, hubName }: { item: any; hubName: string }) {
+  const state = useData(async () => {
+    const res = await fetch(`/cdn/${encodeURIComponent(hubName)}/content/id/${encodeURIComponent(item.id)}?depth=root`, { headers: { accept: 'application/json' } });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`Content Delivery answered ${res.status}`);
+    const { content } = (await res.json()) as { content: { _meta?: Record<string, unknown> } };
+    // Delivery adds the delivery id to _meta; the rest is the body as published.
+    const { deliveryId: _id, ...meta } = content._meta ?? {};
+    return { ...content, _meta: meta };
+  }, [item.id, item.version, hubName]);
+  return (
+    <Section title="Published and latest">
+      <div id="item-delivery">
+        <Async state={state}>
+          {(published) =>
+            published === null ? (
+              <p>
+                <strong>Not delivered:</strong> a site reading Content Delivery 2 gets 404 (never published, unpublished or archived). Staging shows the latest version {item.version}.
+              </p>
+            ) : (
+              <>
+                <p>
+                  <strong>Published version {item.lastPublishedVersion ?? '?'}</strong> is what a site reads; staging shows the latest version {item.version}.{' '}
+                  {diff(published, item.body).length ? '' : 'They are the same.'}
+                </p>
+                {diff(published, item.body).length ? <DiffTable rows={diff(published, item.body)} from="published" to="latest" /> : null}
+              </>
+            )
+          }
+        </Async>
+      </div>
+    </Section>
   );
 }
 

@@ -6,7 +6,7 @@ import { BulkRun, type RunFlags } from '../bulk-run.js';
 import { Journal, listRuns, type RunTarget, type StepEntry } from '../journal.js';
 import { MemoryMapping } from '../mapping.js';
 import { Syncer, isPlanned } from '../reconcile.js';
-import { failureLines, noteLines, stepLines } from '../run-report.js';
+import { failureLines, noteLines, stepLines, tsv } from '../run-report.js';
 import { CloneContext, STEPS, type ClonePlan, type Side, type StepName } from './context.js';
 import { openSource, openTarget, runTarget } from './endpoints.js';
 import { cloneEvents } from './events.js';
@@ -94,7 +94,16 @@ export async function runClone(ctx: Context, flags: CloneFlags): Promise<Output>
     return summary;
   });
   if (out.kind !== 'text') return out;
-  return { ...text(renderClone(c, { ...run.summary(), ...summary })), failure: out.failure };
+  const all = { ...run.summary(), ...summary };
+  if (!ctx.io.isTTY) for (const f of c.run.failures) ctx.io.err(`failed: ${f.id}: ${f.reason}\n`);
+  return { ...text(ctx.io.isTTY ? renderClone(c, all) : pipedClone(c, all)), failure: out.failure };
+}
+
+/** Piped, without headers: a dry run's plan (action, resource, label, differences), else a row of counts per step (step, create, update, unchanged, failed). */
+function pipedClone(c: CloneContext, summary: Record<string, unknown>): string {
+  if (c.dryRun) return tsv(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail').map((r) => [r.action, r.resource, r.label, (r.changes ?? []).join('; ')]));
+  const columns = ['create', 'update', 'unchanged', 'failed'];
+  return tsv(Object.entries(summary.steps as Record<string, Counts>).map(([step, counts]) => [step, ...columns.map((k) => counts[k] ?? 0)]));
 }
 
 async function newPlan(ctx: Context, flags: CloneFlags): Promise<{ plan: ClonePlan; source: Side; target: Side }> {

@@ -15,6 +15,11 @@ export async function cloneSettings(c: CloneContext): Promise<void> {
   const source = await c.source.client.get<HubWithSettings>(`/hubs/${c.source.hubId}`);
   const target = isPlanned(c.target.hubId) ? { id: c.target.hubId, settings: {} } : await c.target.client.get<HubWithSettings>(`/hubs/${c.target.hubId}`);
   const wanted = source.settings ?? {};
+  // A staging hostname makes a sandbox serving the target answer that name (staging and delivery
+  // routes only: core/host.ts); a name from another service's data is never copied silently.
+  for (const name of stagingHostnames(wanted)) {
+    c.note(`hub settings: copies the staging hostname '${name}': a sandbox serving the target hub answers staging and delivery requests for that name; remove it with cms hub settings if that is not wanted`);
+  }
   if (hasDamPlatform(wanted)) c.note('hub settings: publishing.platforms.vendor_dam.API_SECRET is never returned by the source; set it on the target (cms hub settings --body-file)');
   const changed = (t: HubWithSettings) => diff(pick(t.settings ?? {}, Object.keys(wanted)), wanted);
   await c.sync.unit<HubWithSettings>({
@@ -36,4 +41,11 @@ export async function cloneSettings(c: CloneContext): Promise<void> {
 function hasDamPlatform(settings: Record<string, unknown>): boolean {
   const platforms = (settings.publishing as { platforms?: Record<string, unknown> } | undefined)?.platforms;
   return Boolean(platforms?.vendor_dam);
+}
+
+function stagingHostnames(settings: Record<string, unknown>): string[] {
+  return ['virtualStagingEnvironment', 'previewVirtualStagingEnvironment'].flatMap((key) => {
+    const hostname = (settings[key] as { hostname?: unknown } | undefined)?.hostname;
+    return typeof hostname === 'string' && hostname.trim() ? [hostname.trim()] : [];
+  });
 }

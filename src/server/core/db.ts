@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensurePrivateDir } from '../../config/private-dir.js';
 
@@ -57,6 +57,15 @@ export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, r
       // The database holds the token signing key and every client secret.
       ensurePrivateDir(dataDir, 'data directory');
       file = join(dataDir, 'sandbox.db');
+    }
+  }
+  if (!buffer && !readonly && file !== ':memory:') {
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+    closeSync(openSync(file, 'a', 0o600));
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      /* not ours to change (a read-only copy): SQLite reports what matters */
     }
   }
   const db = buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });

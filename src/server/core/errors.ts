@@ -28,7 +28,8 @@ export class ServiceError extends Error {
   ) {
     super(entries[0]?.message ?? `HTTP ${status}`);
   }
-  toBody() {
+  /** The answer's body: `{errors}` (a family with another wire shape overrides it). */
+  toBody(): object {
     return { errors: this.entries };
   }
 }

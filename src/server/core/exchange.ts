@@ -8,6 +8,8 @@ export interface ServiceRequest {
   url: string;
   /** `url` already parsed (by the transport, which had to), so the service does not parse it again. */
   parsedUrl?: URL;
+  /** What the request's Host may reach (core/host.ts); 'all' when not given (in-process calls). */
+  reach?: 'all' | 'staging';
   /** A request header, by case-insensitive name. */
   header(name: string): string | null;
   /** The body (empty string when there is none); a transport refuses one over maxBytes (413) without reading it whole. */

@@ -1,11 +1,34 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { serviceError, type ServiceError } from './errors.js';
+import type { RouteDef } from './route-table.js';
 
 // Which Host names the served sandbox answers to, and the URL of a request. The path comes from
 // the request target alone (origin-form, `/...`); the Host only names the origin links are built
 // on, so it must be one well-formed host[:port]. By default only loopback names are served, so a
 // web page whose DNS name is rebound to 127.0.0.1 cannot reach the sandbox from a browser.
+
+/**
+ * What a Host may reach: `all` routes (loopback, the bound address, --allow-host), or only what a
+ * hub's staging host serves (`staging`: a name from the data, which a client with HUB:EDIT or a
+ * cloned hub's settings can set, so a rebound DNS name must not reach tokens, the API or admin).
+ */
+export type HostReach = 'all' | 'staging';
+
+/**
+ * The one decision of which Host reaches which routes: a staging name reaches only routes marked
+ * `staging` in the route table (the staging query, rendering, delivery). Anything else, an
+ * unknown path included, is a 403 naming the rule, before authentication or the body is read.
+ */
+export function assertReachable(route: RouteDef | undefined, reach: HostReach | undefined, path: string): void {
+  if (reach !== 'staging' || route?.staging) return;
+  throw serviceError(403, {
+    code: 'HOST_NOT_ALLOWED_HERE',
+    property: 'Host',
+    invalidValue: clip(path),
+    message: "A hub's staging hostname serves only the staging query (/cms/content/query), rendering (/v1/content/...) and delivery (/content/...); use the sandbox's own origin for the rest",
+  });
+}
 
 export interface HostName {
   /** Lower case, IPv6 in brackets, without a trailing dot. */
@@ -111,6 +134,11 @@ export class HostCheck {
 
   /** requestUrl as a parsed URL (the service reads it as it is, without parsing it again). */
   requestTarget(target: string, hosts: string[]): URL {
+    return this.admit(target, hosts).url;
+  }
+
+  /** requestTarget and what the Host may reach (assertReachable applies it once the route is known). */
+  admit(target: string, hosts: string[]): { url: URL; reach: HostReach } {
     // Absolute-form (http://other/...), authority-form and `*` name no path on this origin.
     if (!target.startsWith('/')) {
       throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target must be a path starting with / (absolute URLs and * are not served)' });
@@ -118,12 +146,17 @@ export class HostCheck {
     if (hosts.length !== 1) {
       throw invalidHost(hosts.length ? 'Send exactly one Host header' : 'The Host header is required', hosts.length ? hosts.map(clip) : null);
     }
-    const origin = this.known.get(hosts[0]!) ?? this.origin(hosts[0]!);
+    const known = this.known.get(hosts[0]!);
+    const origin = known ?? this.origin(hosts[0]!);
+    let url: URL;
     try {
-      return new URL(origin + target);
+      url = new URL(origin + target);
     } catch {
       throw serviceError(400, { code: 'INVALID_REQUEST_TARGET', property: 'request-target', invalidValue: clip(target), message: 'The request target is not a valid path' });
     }
+    // Known origins are always-allowed ones; any other that passed is a staging name from the data.
+    const reach: HostReach = known !== undefined || this.allowsAlways(parseHost(url.host)!) ? 'all' : 'staging';
+    return { url, reach };
   }
 
   /** The origin a Host header value names, or a 400 when it is malformed or not served. */

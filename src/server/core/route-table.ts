@@ -23,6 +23,10 @@ export interface RouteDef {
   html?: boolean;
   /** Takes a text (HTML) body, not JSON: no JSON Content-Type check; the handler reads ctx.bodyText. */
   textBody?: boolean;
+  /** Reachable on a hub's staging hostname (core/host.ts assertReachable): staging query, rendering, delivery. */
+  staging?: boolean;
+  /** A POST that only reads (a query in a body): served like a GET, outside any write transaction. */
+  reads?: boolean;
   /** Only the sandbox admin client may call it (the /__sandbox admin prefix). */
   sandboxAdmin?: boolean;
   /**
@@ -392,11 +396,26 @@ function integrationRoutes(): RouteDef[] {
   ];
 }
 
-/** Virtual staging: rendering and delivery queries need no token (the delivery side); hubs' templates are sandbox admin. */
+/**
+ * Virtual staging and delivery, public like the hosted delivery side (no token). `staging: true`
+ * marks what a hub's staging hostname reaches (core/host.ts): the staging query, rendering and
+ * Content Delivery 2 (latest versions there). `{origin}/cdn/{hubName}` serves Content Delivery 2
+ * with published versions, on the sandbox's own origin only. `reads`: a POST that only reads.
+ */
 function virtualStagingRoutes(): RouteDef[] {
+  const staged: RouteOptions = { public: true, staging: true };
+  const cdn = '/cdn/:hubName/content';
   return [
-    route('GET', '/v1/content/store/content-item/:itemId', 'virtualStaging.render', { public: true, html: true }),
-    route('GET', '/cms/content/query', 'virtualStaging.query', { public: true }),
+    route('GET', '/v1/content/:store/content-item/:itemId', 'virtualStaging.render', { ...staged, html: true }),
+    route('GET', '/cms/content/query', 'virtualStaging.query', staged),
+    route('GET', '/content/id/:id', 'contentDelivery.byId', staged),
+    route('GET', '/content/key/*key', 'contentDelivery.byKey', staged),
+    route('POST', '/content/filter', 'contentDelivery.filter', { ...staged, reads: true }),
+    route('POST', '/content/fetch', 'contentDelivery.fetch', { ...staged, reads: true }),
+    route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', { public: true }),
+    route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', { public: true }),
+    route('POST', `${cdn}/filter`, 'contentDelivery.filter', { public: true, reads: true }),
+    route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { public: true, reads: true }),
     route('GET', '/__sandbox/hubs/:hubId/templates', 'virtualStaging.listTemplates', { sandboxAdmin: true }),
     route('PUT', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.putTemplate', { sandboxAdmin: true, textBody: true }),
     route('DELETE', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.removeTemplate', { sandboxAdmin: true }),

@@ -1,4 +1,4 @@
-import { findLinks } from '../core/content-links.js';
+import { findLinks, type ContentLink } from '../core/content-links.js';
 import { serviceError } from '../core/errors.js';
 
 // The items reachable from a root through content links, as the delivery side answers them: a
@@ -17,6 +17,9 @@ export interface GraphLimits {
 
 export const GRAPH_LIMITS: GraphLimits = { depth: 32, items: 1_000, chars: 16 * 1024 * 1024 };
 
+/** Content links are followed; content references are not (delivery leaves them as references). */
+const followed = (json: unknown): string[] => findLinks(json).flatMap((l: ContentLink) => (l.kind === 'content-link' ? [l.id] : []));
+
 export interface GraphNode {
   id: string;
   json: unknown;
@@ -34,14 +37,16 @@ function tooLarge(rootId: string, what: string, limit: number) {
 
 /**
  * The nodes linked from `root`, by id, in breadth-first order (the root excluded). `load` answers
- * a node for an id, or undefined for one that is not delivered (missing, another hub).
+ * a node for an id, or undefined for one that is not delivered (missing, another hub). `sizes`
+ * receives each node's JSON length (the root's too), so callers need not encode nodes again.
  */
-export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => T | undefined, limits: GraphLimits = GRAPH_LIMITS): Map<string, T> {
+export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => T | undefined, limits: GraphLimits = GRAPH_LIMITS, sizes?: Map<string, number>): Map<string, T> {
   const found = new Map<string, T>();
   const seen = new Set<string>([root.id]);
   let chars = JSON.stringify(root.json).length;
+  sizes?.set(root.id, chars);
   if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
-  let level = findLinks(root.json).map((l) => l.id);
+  let level = followed(root.json);
   for (let depth = 1; level.length; depth++) {
     const next: string[] = [];
     for (const id of level) {
@@ -51,10 +56,12 @@ export function linkedGraph<T extends GraphNode>(root: T, load: (id: string) => 
       if (!node) continue;
       if (depth > limits.depth) throw tooLarge(root.id, 'link hops', limits.depth);
       if (found.size >= limits.items) throw tooLarge(root.id, 'linked items', limits.items);
-      chars += JSON.stringify(node.json).length;
+      const size = JSON.stringify(node.json).length;
+      sizes?.set(id, size);
+      chars += size;
       if (chars > limits.chars) throw tooLarge(root.id, 'characters', limits.chars);
       found.set(id, node);
-      for (const link of findLinks(node.json)) next.push(link.id);
+      next.push(...followed(node.json));
     }
     level = next;
   }

@@ -6,11 +6,15 @@ import { slotSnapshotIds } from '../editions/index.js';
 import { itemVersion, items, type ContentItem } from '../items/index.js';
 import { snapshots } from '../snapshots/index.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
-import { IRI_BASE } from './iri.js';
 
 // Content as the delivery side serves it: an item's body fields plus _meta with its delivery id,
-// and the items it links to. A slot delivers what is live on it: the content of the winning
-// edition slot, whose links (to snapshots) lead to the snapshot items at their frozen versions.
+// and the items it links to. Two views of one store: `latest` (staging: each item as it is now)
+// and `published` (Content Delivery 2: each item at the version its last publish made live; an
+// item never published, unpublished or archived is not delivered). A slot delivers what is live
+// on it: the content of the winning edition slot, whose links (to snapshots) lead to the snapshot
+// items at the edition's versions.
+
+export type DeliveryView = 'latest' | 'published';
 
 export interface Delivered {
   id: string;
@@ -23,6 +27,10 @@ export interface StagedContent {
   root: Delivered;
   /** Every item reachable through content links, by id, in the order they are reached. */
   linked: Map<string, Delivered>;
+  /** The edition whose slot content the root shows, if any. */
+  edition?: { id: string; start: string; end: string };
+  /** JSON length of each node by id, when the linked items were read. */
+  sizes?: Map<string, number>;
 }
 
 type Resolve = (id: string) => ContentItem | undefined;
@@ -32,8 +40,26 @@ function delivered(item: ContentItem, body: ContentItem['body']): Delivered {
   return { id: item.id, label: item.label, json: { ...body, _meta: meta } };
 }
 
+/** The item at the version its last publish made live; undefined when it is not delivered. */
+export function publishedVersion(db: Db, item: ContentItem): ContentItem | undefined {
+  if (item.status !== 'ACTIVE' || item.lastPublishedVersion === undefined) return undefined;
+  if (item.publishingStatus !== 'LATEST' && item.publishingStatus !== 'EARLY') return undefined;
+  if (item.lastPublishedVersion === item.version) return item;
+  const version = itemVersion(db, item.id, item.lastPublishedVersion);
+  return version && { ...version, hubId: item.hubId };
+}
+
+/** An item of the view by id (active; published for `published`). */
+function viewResolver(db: Db, view: DeliveryView): Resolve {
+  return (id) => {
+    const item = items(db).get(id);
+    if (!item || item.status !== 'ACTIVE') return undefined;
+    return view === 'latest' ? item : publishedVersion(db, item);
+  };
+}
+
 /** The slot body of a live edition slot with links to the snapshots' root items, read at the edition's versions. */
-function editionView(db: Db, live: LiveEditionSlot): { body: ContentItem['body']; resolve: Resolve } {
+function editionView(db: Db, live: LiveEditionSlot, fallback: Resolve): { body: ContentItem['body']; resolve: Resolve } {
   const versions = new Map(publishEntries(db, live.edition).map((e) => [e.itemId, e.version]));
   const roots = new Map<string, string>();
   for (const snapshotId of slotSnapshotIds(live.editionSlot.content)) {
@@ -43,29 +69,53 @@ function editionView(db: Db, live: LiveEditionSlot): { body: ContentItem['body']
   const content = (live.editionSlot.content as { body?: ContentItem['body'] }).body ?? { _meta: { schema: '' } };
   const resolve: Resolve = (id) => {
     const version = versions.get(id);
-    return version === undefined ? items(db).get(id) : itemVersion(db, id, version);
+    if (version === undefined) return fallback(id);
+    const item = items(db).get(id);
+    if (!item || item.status !== 'ACTIVE') return undefined;
+    const at = itemVersion(db, id, version);
+    return at && { ...at, hubId: item.hubId };
   };
   return { body: rewriteLinks(content, roots), resolve };
 }
 
 /** Items reachable from the root through content links, each once, within the root's hub (bounded: graph.ts). */
-function linkedItems(root: Delivered, hubId: string, resolve: Resolve): Map<string, Delivered> {
-  return linkedGraph(root, (id) => {
-    const item = resolve(id);
-    return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
-  });
+function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Map<string, number>): Map<string, Delivered> {
+  return linkedGraph(
+    root,
+    (id) => {
+      const item = resolve(id);
+      return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
+    },
+    undefined,
+    sizes,
+  );
 }
 
-/** What delivery serves for an item (or slot) at `atMs`. */
-export function stagedContent(db: Db, item: ContentItem, atMs: number): StagedContent {
+/**
+ * What delivery serves for an item (or slot) at `atMs` in a view; null when the item is not
+ * delivered there. `linked: false` skips the linked items (depth root).
+ */
+export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true): StagedContent | null {
+  if (item.status !== 'ACTIVE') return null;
+  const fallback = viewResolver(db, view);
   const live = liveEditionSlot(db, item.id, atMs);
-  const { body, resolve } = live ? editionView(db, live) : { body: item.body, resolve: ((id) => items(db).get(id)) as Resolve };
-  const root = delivered(item, body);
-  return { root, linked: linkedItems(root, item.hubId, resolve) };
+  let root: Delivered;
+  let resolve = fallback;
+  if (live) {
+    const edition = editionView(db, live, fallback);
+    resolve = edition.resolve;
+    root = delivered(item, edition.body);
+  } else {
+    const shown = view === 'latest' ? item : publishedVersion(db, item);
+    if (!shown) return null;
+    root = delivered(shown, shown.body);
+  }
+  const edition = live ? { id: live.edition.id, start: live.edition.start, end: live.edition.end } : undefined;
+  const sizes = new Map<string, number>();
+  return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes) : new Map(), sizes, ...(edition ? { edition } : {}) };
 }
 
-/** The delivery graph: the item first, then its linked items, each named by its IRI. */
-export function graphOf(staged: StagedContent | null) {
-  const entries = staged ? [staged.root, ...staged.linked.values()] : [];
-  return { '@graph': entries.map((d) => ({ '@id': IRI_BASE + d.id, ...d.json })), '@base': IRI_BASE };
+/** What staging serves for an item (or slot) at `atMs`: the latest versions. */
+export function stagedContent(db: Db, item: ContentItem, atMs: number): StagedContent {
+  return deliveredContent(db, item, atMs, 'latest')!;
 }

@@ -33,6 +33,9 @@ export interface ContentItem {
   publishingStatus: 'NONE' | 'EARLY' | 'LATEST' | 'UNPUBLISHED';
   lastPublishedVersion?: number;
   lastPublishedDate?: string;
+  /** Set by an unpublish: when, and the version taken out of publication. */
+  lastUnpublishedVersion?: number;
+  lastUnpublishedDate?: string;
   /** Items that are localizations of one another share this id (the original's id). */
   localizationGroupId?: string;
   validationState: 'VALID' | 'INVALID';

@@ -50,10 +50,14 @@ export function publishItem(ctx: RequestContext) {
   return noContent(ctx.href(`/publishing-jobs/${job.id}`));
 }
 
-/** Takes an item out of publication. */
+/**
+ * Takes an item out of publication: UNPUBLISHED, with the date and the version taken down (the
+ * one last published), so a client waiting for lastUnpublishedDate >= lastPublishedDate sees it
+ * done. Delivery answers 404 for it from now on. No new version of the item.
+ */
 export function unpublishItem(ctx: RequestContext) {
   const item = loadItem(ctx);
-  touchItem(ctx.db, { ...item, publishingStatus: 'UNPUBLISHED' });
+  touchItem(ctx.db, { ...item, publishingStatus: 'UNPUBLISHED', lastUnpublishedDate: ctx.nowIso(), lastUnpublishedVersion: item.lastPublishedVersion ?? item.version });
   return noContent(ctx.href(`/content-items/${item.id}`));
 }
 

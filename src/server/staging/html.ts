@@ -46,3 +46,15 @@ function valueHtml(value: unknown, walk: Walk): string {
 export function contentHtml(staged: StagedContent): string {
   return itemHtml(staged.root, { linked: staged.linked, rendered: new Set(), depth: 1 });
 }
+
+/**
+ * Rendered pages are hub templates (raw HTML) served on the sandbox's origin: a sandboxing CSP
+ * (no allow-same-origin) gives their script an opaque origin, so it cannot read the token
+ * endpoint, the API or the console's storage; no framing by other origins; no type sniffing.
+ */
+export const RENDERED_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "sandbox allow-scripts allow-popups allow-forms; frame-ancestors 'self'",
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};

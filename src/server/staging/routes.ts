@@ -3,25 +3,23 @@ import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail 
 import { link } from '../core/hal.js';
 import { hubs, type Hub } from '../hubs/index.js';
 import { items, type ContentItem } from '../items/index.js';
-import { graphOf, stagedContent } from '../delivery/index.js';
-import { IRI_BASE } from '../delivery/index.js';
-import { contentHtml, escapeHtml } from './html.js';
-import { stagingHub } from './host.js';
+import { IRI_BASE, queryResult, stagedContent, stagingHub } from '../delivery/index.js';
+import { RENDERED_PAGE_HEADERS, contentHtml, escapeHtml } from './html.js';
 import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from './templates.js';
 
-// Virtual staging: the rendering and delivery queries of the description (Integrations), served
-// on the sandbox's own origin without a token, like the delivery side of the real service. A hub
-// with settings.virtualStagingEnvironment.hostname is also served on that host: requests whose
-// Host header is that hostname see only that hub's content (staging/host.ts). Content is what
-// is live now on the sandbox clock: a slot shows its winning edition's content (staging/live.ts).
-// Wrapper templates are registered per hub on the sandbox admin prefix.
+// Virtual staging: the rendering and the staging query (Content Delivery 1) as the vendor's
+// delivery SDK calls them, served on the sandbox's own origin without a token, like the delivery
+// side of the real service; the store is the hub's name (or id). A hub with
+// settings.virtualStagingEnvironment.hostname is also served on that host, where `staging` names
+// that hub and no other hub is reachable (delivery/host.ts; which routes a staging host reaches:
+// core/host.ts). Content is the latest versions, and what is live now on the sandbox clock: a slot
+// shows its winning edition's content. Wrapper templates are registered per hub on the sandbox admin prefix.
 
-/** An active item visible at this staging address; 404 otherwise. */
-function stagedItem(ctx: RequestContext): ContentItem {
+/** An active item of the store's hub; 404 otherwise. */
+function stagedItem(ctx: RequestContext, hub: Hub): ContentItem {
   const id = ctx.params.itemId!;
   const item = items(ctx.db).get(id);
-  const host = stagingHub(ctx.db, ctx.url);
-  if (!item || item.status !== 'ACTIVE' || (host && item.hubId !== host.id)) throw notFound('ContentItem', id);
+  if (!item || item.status !== 'ACTIVE' || item.hubId !== hub.id) throw notFound('ContentItem', id);
   return item;
 }
 
@@ -37,13 +35,21 @@ function templateNamed(ctx: RequestContext, hubId: string, name: string): Templa
   });
 }
 
-/** GET /v1/content/store/content-item/{id}?template=: the item (or slot) rendered with the named wrapper template. */
+/**
+ * GET /v1/content/{store}/content-item/{id}?template=: the item (or slot) rendered with the named
+ * wrapper template (locale and crparam.* are accepted; the sandbox's templates do not read them).
+ * X-Amp-Edition-* name the edition a slot shows.
+ */
 export function render(ctx: RequestContext): Reply {
-  const item = stagedItem(ctx);
+  const hub = storeHub(ctx, ctx.params.store!)!;
+  const item = stagedItem(ctx, hub);
   const template = templateNamed(ctx, item.hubId, ctx.query.get('template') || 'default');
   const staged = stagedContent(ctx.db, item, ctx.now());
-  const content = template.content === 'json' ? escapeHtml(JSON.stringify(graphOf(staged), null, 2)) : contentHtml(staged);
-  return { status: 200, raw: { contentType: 'text/html; charset=utf-8', text: fill(template, { content, label: escapeHtml(item.label) }) } };
+  const content = template.content === 'json' ? escapeHtml(JSON.stringify(queryResult(staged), null, 2)) : contentHtml(staged);
+  const edition: Record<string, string> = staged.edition
+    ? { 'X-Amp-Edition-ID': staged.edition.id, 'X-Amp-Edition-Start-Time': staged.edition.start, 'X-Amp-Edition-End-Time': staged.edition.end }
+    : {};
+  return { status: 200, headers: { ...RENDERED_PAGE_HEADERS, ...edition }, raw: { contentType: 'text/html; charset=utf-8', text: fill(template, { content, label: escapeHtml(item.label) }) } };
 }
 
 const QUERY_EXAMPLE = `{"sys.iri":"${IRI_BASE}<content item id>"}`;
@@ -64,11 +70,14 @@ function iriOf(raw: string | null): string {
   return iri;
 }
 
-/** The hub a query is limited to: the store it names (hub name or id) and the staging host must agree. */
-function queriedHub(ctx: RequestContext): Hub | undefined {
+/**
+ * The hub a store names: its name or id; on a staging host `staging` (or the host's hub named
+ * otherwise) and nothing else. Without a store: the host's hub, or any hub on the sandbox origin.
+ */
+function storeHub(ctx: RequestContext, store: string | null): Hub | undefined {
   const host = stagingHub(ctx.db, ctx.url);
-  const store = ctx.query.get('store');
   if (!store) return host;
+  if (host && store === 'staging') return host;
   const named = hubs(ctx.db).get(store) ?? hubs(ctx.db).find({ where: 'name = ?', params: [store] });
   if (named && (!host || host.id === named.id)) return named;
   throw serviceError(404, {
@@ -79,13 +88,13 @@ function queriedHub(ctx: RequestContext): Hub | undefined {
   });
 }
 
-/** GET /cms/content/query?store=&query=: the delivery graph of the item the iri names (empty when none). */
+/** GET /cms/content/query?store=&query=: the item the iri names with its linked items, as JSON-LD (empty when none). */
 export function query(ctx: RequestContext) {
   const iri = iriOf(ctx.query.get('query'));
-  const hub = queriedHub(ctx);
-  const item = items(ctx.db).get(iri.slice(iri.lastIndexOf('/') + 1));
+  const hub = storeHub(ctx, ctx.query.get('store'));
+  const item = iri.startsWith(IRI_BASE) ? items(ctx.db).get(iri.slice(IRI_BASE.length)) : undefined;
   const visible = item !== undefined && item.status === 'ACTIVE' && (!hub || item.hubId === hub.id);
-  return ok(graphOf(visible ? stagedContent(ctx.db, item, ctx.now()) : null));
+  return ok(queryResult(visible ? stagedContent(ctx.db, item, ctx.now()) : null));
 }
 
 // Templates of a hub, on the sandbox admin prefix.

@@ -138,7 +138,48 @@ describe('which names are served', () => {
     expect(res.status, res.text).toBe(200);
     const preview = `${unique('preview')}.staging.example.test`;
     expect((await api.patch(`/hubs/${hub.id}/settings`, { previewVirtualStagingEnvironment: { hostname: preview } })).status).toBeLessThan(300);
-    expect((await get('/__sandbox/status', [['Host', preview]])).status).toBe(200);
+    // A staging name reaches what a staging host serves, nothing else (below).
+    expectErrorBody(await get('/__sandbox/status', [['Host', preview]]), 403, 'HOST_NOT_ALLOWED_HERE');
+  });
+
+  it('a staging hostname reaches only the staging query, rendering and delivery: never the token endpoint, the API, /__sandbox or the console (issue 24.1)', async () => {
+    const hub = await createHub(api);
+    const hostname = 'rebind.attacker.test';
+    expect((await api.patch(`/hubs/${hub.id}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBeLessThan(300);
+    const form = 'grant_type=client_credentials&client_id=sandbox-admin&client_secret=sandbox-secret';
+    for (const host of [`${hostname}:${port}`, hostname, hostname.toUpperCase()]) {
+      const token = await rawRequest(srv.url, {
+        method: 'POST',
+        target: '/oauth/token',
+        headers: [['Host', host], ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', String(form.length)]],
+        body: form,
+      });
+      expectErrorBody(token, 403, 'HOST_NOT_ALLOWED_HERE');
+      expect(token.text).not.toContain('access_token');
+      for (const [method, target] of [
+        ['GET', '/v2/content/hubs'],
+        ['GET', '/__sandbox/clients'],
+        ['GET', '/__sandbox/faults'],
+        ['POST', '/__sandbox/reset'],
+        ['GET', '/__sandbox/status'],
+        ['GET', '/__sandbox/clock'],
+        ['GET', '/'],
+        ['GET', '/__sandbox/console'],
+        ['GET', `/__sandbox/hubs/${hub.id}/templates`],
+        ['GET', '/cms/schema/v1/core'],
+        ['GET', '/no/such/path'],
+      ] as const) {
+        const res = await get(target, [['Host', host]], method, method === 'POST' ? '{}' : undefined);
+        expectErrorBody(res, 403, 'HOST_NOT_ALLOWED_HERE');
+      }
+    }
+    // What a staging host serves still answers there.
+    const q = `/cms/content/query?store=staging&query=${encodeURIComponent('{"sys.iri":"http://content.cms.amplience.com/x"}')}`;
+    expect((await get(q, [['Host', hostname]])).status).toBe(200);
+    expect((await get(`/content/id/00000000-0000-4000-8000-000000000000`, [['Host', hostname]])).status).toBe(404);
+    // The same routes on loopback are unaffected.
+    expect((await get('/__sandbox/status', [['Host', `localhost:${port}`]])).status).toBe(200);
+    expect(logged).toEqual([]);
   });
 });
 

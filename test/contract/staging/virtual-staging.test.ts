@@ -6,12 +6,13 @@ import { contentLink, contentSetup, createItem, itemBody, type ContentSetup } fr
 import { assignSlots, createEvent, createSlot, fillSlot, sandboxNow, slotContent, slotSetup, snapshotOf, type SlotSetup } from '../../helpers/editions.js';
 import { schedule } from '../../helpers/events.js';
 
-// Virtual staging (description, Integrations: rendering and delivery queries; Versioning 1):
-// GET /v1/content/store/content-item/{id}?template= renders HTML with a wrapper template, GET
-// /cms/content/query?store=&query= answers the delivery graph. Both need no token. Hubs register
-// templates on the sandbox admin prefix. Slots show what is live on the sandbox clock.
+// Virtual staging (description, Integrations: rendering and delivery queries; Versioning 1;
+// wire contract §6.9-10): GET /v1/content/{store}/content-item/{id}?template= renders HTML with a
+// wrapper template, GET /cms/content/query?store=&query= answers the staging graph as JSON-LD
+// (`@graph` and `result`). Both need no token. Hubs register templates on the sandbox admin
+// prefix. Slots show what is live on the sandbox clock.
 
-const IRI = 'http://content.sandbox/';
+const IRI = 'http://content.cms.amplience.com/';
 const HOUR = 3_600_000;
 
 let srv: TestServer;
@@ -30,7 +31,7 @@ afterAll(async () => {
   await srv?.stop();
 });
 
-const render = (id: string, template?: string) => api.get(`/v1/content/store/content-item/${id}${template ? `?template=${template}` : ''}`, { token: null, headers: { accept: 'text/html' } });
+const render = (id: string, template?: string, store = hubName) => api.get(`/v1/content/${store}/content-item/${id}${template ? `?template=${template}` : ''}`, { token: null, headers: { accept: 'text/html' } });
 const graph = (id: string, store = hubName) => api.get(`/cms/content/query?store=${encodeURIComponent(store)}&query=${encodeURIComponent(JSON.stringify({ 'sys.iri': IRI + id }))}`, { token: null });
 const putTemplate = (hubId: string, name: string, html: string, as: Api = api) => as.put(`/__sandbox/hubs/${hubId}/templates/${name}`, undefined, { raw: html, headers: { 'content-type': 'text/html' } });
 
@@ -91,8 +92,8 @@ describe('rendering with templates', () => {
     const res = await render(item.id, 'raw');
     expect(res.status).toBe(200);
     expect(JSON.parse(preText(res.text))).toEqual({
-      '@graph': [{ '@id': IRI + item.id, _meta: { schema: setup.uri, deliveryId: item.id }, title: 'Raw title' }],
-      '@base': IRI,
+      '@graph': [{ '@id': IRI + item.id, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: item.id }, title: 'Raw title' }],
+      result: [{ '@id': IRI + item.id }],
     });
   });
 
@@ -164,10 +165,10 @@ describe('the delivery graph query', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
       '@graph': [
-        { '@id': IRI + root.id, _meta: { schema: setup.uri, deliveryId: root.id }, title: 'Root', links: [contentLink(child.id, setup.uri)] },
-        { '@id': IRI + child.id, _meta: { schema: setup.uri, deliveryId: child.id }, title: 'Leaf' },
+        { '@id': IRI + root.id, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: root.id }, title: 'Root', links: [{ '@id': IRI + child.id, '@type': setup.uri }] },
+        { '@id': IRI + child.id, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: child.id }, title: 'Leaf' },
       ],
-      '@base': IRI,
+      result: [{ '@id': IRI + root.id }],
     });
     // The store may be named by hub id too; it is optional.
     expect((await graph(root.id, setup.hubId)).body['@graph']).toHaveLength(2);
@@ -176,7 +177,7 @@ describe('the delivery graph query', () => {
   });
 
   it('an iri naming nothing (or another store) answers an empty graph; bad queries are 400; an unknown store 404', async () => {
-    expect((await graph('00000000-0000-4000-8000-000000000000')).body).toEqual({ '@graph': [], '@base': IRI });
+    expect((await graph('00000000-0000-4000-8000-000000000000')).body).toEqual({ '@graph': [], result: [] });
     const other = await contentSetup(api);
     const foreign = await createItem(api, other.repoId, other.uri);
     expect((await graph(foreign.id)).body['@graph']).toEqual([]);
@@ -215,8 +216,8 @@ describe('slots show their live content', () => {
     expect(after.text).not.toContain('<dd>Sample</dd>');
     const live = (await graph(slot.id)).body['@graph'];
     expect(live).toEqual([
-      { '@id': IRI + slot.id, _meta: { schema: setup.slotUri, name: 'slot', deliveryId: slot.id }, slot: contentLink(hero.id, setup.uri) },
-      { '@id': IRI + hero.id, _meta: { schema: setup.uri, deliveryId: hero.id }, title: 'Launch v1' },
+      { '@id': IRI + slot.id, '@type': setup.slotUri, _meta: { schema: setup.slotUri, name: 'slot', deliveryId: slot.id }, slot: { '@id': IRI + hero.id, '@type': setup.uri } },
+      { '@id': IRI + hero.id, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: hero.id }, title: 'Launch v1' },
     ]);
     // The item itself (not through the slot) renders as it is now.
     expect((await render(hero.id)).text).toContain('Launch v2');
@@ -231,15 +232,16 @@ describe('the hub staging hostname', () => {
     const mine = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'On my host' }) });
     const other: ContentSetup = await contentSetup(api);
     const foreign = await createItem(api, other.repoId, other.uri);
-    const itemPath = (id: string) => `/v1/content/store/content-item/${id}`;
+    const itemPath = (id: string) => `/v1/content/staging/content-item/${id}`;
 
     const ok = await getWithHost(itemPath(mine.id), hostname);
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('On my host');
     expect((await getWithHost(itemPath(mine.id), `${hostname}:8080`)).status).toBe(200);
     expect((await getWithHost(itemPath(foreign.id), hostname)).status).toBe(404);
-    // The sandbox's own origin still serves every hub.
-    expect((await render(foreign.id)).status).toBe(200);
+    // The sandbox's own origin still serves every hub, named as the store.
+    expect((await render(foreign.id, undefined, (await api.get(`/hubs/${other.hubId}`)).body.name)).status).toBe(200);
+    expect((await render(foreign.id)).status).toBe(404);
 
     const query = (id: string, store?: string) => `/cms/content/query?${store ? `store=${store}&` : ''}query=${encodeURIComponent(JSON.stringify({ 'sys.iri': IRI + id }))}`;
     expect(JSON.parse((await getWithHost(query(mine.id), hostname)).text)['@graph']).toHaveLength(1);

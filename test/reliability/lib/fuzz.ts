@@ -24,7 +24,7 @@ export const ERROR_CONTENT_TYPE = 'application/hal+json;charset=UTF-8';
 /** encodeURIComponent that does not throw on lone surrogates (they become U+FFFD, as UTF-8 would have them). */
 const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 
-const paramNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+const paramNames = (path: string) => [...path.matchAll(/[:*](\w+)/g)].map((m) => m[1]!);
 
 /** The zod schema a route validates its body with, when it declares one. */
 export async function bodySchemaOf(route: RouteDef): Promise<BodySchema | undefined> {
@@ -164,7 +164,7 @@ export function resolve(baseUrl: string, route: RouteDef, spec: Spec, world: Wor
   const { method, path } = route;
   const kinds: string[] = [];
   const idKinds = new Set<string>();
-  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+  const filled = path.replace(/[:*](\w+)/g, (_, name: string) => {
     const choice = spec.ids[name]!;
     idKinds.add(choice.kind);
     if (choice.kind === 'valid') {
@@ -228,11 +228,16 @@ export async function send(r: Resolved, timeoutMs: number): Promise<Answer> {
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
 
+/** Content Delivery 2 paths: their own errors are {"error":{type, message, data}} (the vendor SDK's shape). */
+const DELIVERY_PATH = /^\/(?:cdn\/[^/]+\/)?content\/(?:id|key|filter|fetch)(?:\/|$)/;
+const pathOf = (url: string) => (/^https?:\/\//.test(url) ? url.replace(/^https?:\/\/[^/]*/, '') : url).split('?')[0]!;
+
 /**
  * What is wrong with an answer, or null when it is fine: a 2xx, or a 4xx with the error body
- * ({errors:[{level, code, message}]}, hal+json). Never a 5xx, a 1xx or 3xx.
+ * ({errors:[{level, code, message}]}, hal+json; on a delivery path also {error:{type, message}}).
+ * Never a 5xx, a 1xx or 3xx.
  */
-export function problemWith(method: string, a: Answer): string | null {
+export function problemWith(method: string, a: Answer, url?: string): string | null {
   if (a.status >= 500) return `server error ${a.status}`;
   if (a.status >= 200 && a.status < 300) {
     if (a.text && a.contentType?.includes('json')) {
@@ -252,6 +257,10 @@ export function problemWith(method: string, a: Answer): string | null {
     body = JSON.parse(a.text);
   } catch {
     return `${a.status} with a body that is not JSON`;
+  }
+  if (url !== undefined && DELIVERY_PATH.test(pathOf(url)) && body?.error !== undefined) {
+    const e = body.error;
+    return typeof e?.type === 'string' && e.type && typeof e.message === 'string' && e.message ? null : `${a.status} with a malformed delivery error ${JSON.stringify(e).slice(0, 200)}`;
   }
   if (!Array.isArray(body?.errors) || body.errors.length === 0) return `${a.status} without an errors array`;
   for (const e of body.errors) {

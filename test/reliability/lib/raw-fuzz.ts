@@ -45,7 +45,7 @@ export function gentleRoutes(routes: readonly RouteDef[]): RouteDef[] {
   return routes.filter((r) => !r.sandboxAdmin && r.method !== 'DELETE' && !/archive|reset|publish|schedule|clock|faults|delete|unlock/.test(r.path));
 }
 
-const fill = (path: string, world: World, value?: string) => path.replace(/:(\w+)/g, (_, name: string) => value ?? world.params[name]?.[0] ?? 'x');
+const fill = (path: string, world: World, value?: string) => path.replace(/[:*](\w+)/g, (_, name: string) => value ?? world.params[name]?.[0] ?? 'x');
 
 export interface RawContext {
   port: string;

@@ -227,7 +227,8 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
   query(['integrations.commerceList', 'integrations.marketingList'], { hubId, size: '1' });
   query(['commerce.live'], { slot: slot.id });
   query(['virtualStaging.render'], { template: templateName });
-  query(['virtualStaging.query'], { store: hub.name, query: JSON.stringify({ 'sys.iri': `http://content.sandbox/${root.id}` }) });
+  query(['virtualStaging.query'], { store: hub.name, query: JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${root.id}` }) });
+  query(['contentDelivery.byId', 'contentDelivery.byKey'], { depth: 'all', format: 'linked' }, { depth: 'root' });
   query(['searchIndexes.recreateWebhook'], { type: 'active' }, { type: 'archived' });
   query(['admin.revokeHubPermissions', 'admin.revokeRepositoryPermissions'], { permissions: 'READ' });
   query(['items.create'], { sourceContentItemId: root.id });
@@ -275,6 +276,11 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
     clientId: [member],
     // The console's static assets, and a webhook delivery (none may exist yet: a well-formed id is enough to reach the handler).
     asset: ['app.js', 'app.css'],
+    // Delivery: the store of rendering, the hub of Content Delivery 2, a delivery id and key.
+    store: [hub.name],
+    hubName: [hub.name],
+    id: [root.id],
+    key: [deliveryKey],
     requestId: await deliveryIds(admin, hubId, webhook.id),
   };
   const strings = [

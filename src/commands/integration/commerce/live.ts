@@ -17,7 +17,7 @@ export default defineCommand<{ slot: string; at?: string }>({
   examples: ['cms integration commerce live 5f1a2b3c4d5e6f7a8b9c0d1e --slot 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c', 'cms integration commerce live 5f1a2b3c4d5e6f7a8b9c0d1e --slot 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --at +2d -o json'],
   args: [{ name: 'integration', description: 'commerce integration id', required: true }],
   options: [
-    { flags: '--slot <id>', description: 'slot content item id (required)' },
+    { flags: '--slot <id>', description: 'slot content item id', required: true },
     { flags: '--at <time>', description: 'now, tomorrow 09:00, +2h, or a date-time, local unless it has Z or an offset (default: now on the service clock)' },
   ],
   async run(ctx, args, opts) {

@@ -2,7 +2,7 @@ import type { Db } from '../core/db.js';
 import { stmt } from '../core/statements.js';
 import type { Hub } from '../hubs/index.js';
 
-// Virtual staging answers on the sandbox's own origin for every hub. A hub whose settings name a
+// Virtual staging and delivery answer on the sandbox's own origin for every hub. A hub whose settings name a
 // virtual staging hostname (settings.virtualStagingEnvironment.hostname) is also served there:
 // a request whose Host is that hostname is answered for that hub only.
 
@@ -14,10 +14,17 @@ const bareHost = (configured: string) =>
     .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
     .replace(/\/.*$/, '');
 
-/** The hub the request's host is the staging hostname of, if any (with or without the port). */
+/** The hub the request's host is the staging (or preview staging) hostname of, if any (with or without the port). */
 export function stagingHub(db: Db, url: URL): Hub | undefined {
-  const rows = stmt(db, "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> ''").pluck().all() as string[];
-  return rows.map((r) => JSON.parse(r) as Hub).find((hub) => [url.host, url.hostname].includes(bareHost(hub.settings.virtualStagingEnvironment.hostname)));
+  const rows = stmt(
+    db,
+    "SELECT data FROM hubs WHERE coalesce(json_extract(data, '$.settings.virtualStagingEnvironment.hostname'), '') <> '' OR coalesce(json_extract(data, '$.settings.previewVirtualStagingEnvironment.hostname'), '') <> ''",
+  )
+    .pluck()
+    .all() as string[];
+  const names = (hub: Hub) =>
+    [hub.settings.virtualStagingEnvironment?.hostname, (hub.settings as { previewVirtualStagingEnvironment?: { hostname?: string } }).previewVirtualStagingEnvironment?.hostname].flatMap((h) => (h ? [bareHost(h)] : []));
+  return rows.map((r) => JSON.parse(r) as Hub).find((hub) => names(hub).some((name) => name === url.host || name === url.hostname));
 }
 
 /** Whether some hub declares this name as its virtual staging (or preview) hostname: the served sandbox answers to it. */

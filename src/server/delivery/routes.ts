@@ -1,0 +1,278 @@
+import type { Reply, RequestContext } from '../core/context.js';
+import { ServiceError } from '../core/errors.js';
+import { hubs, type Hub } from '../hubs/index.js';
+import { items, type ContentItem } from '../items/index.js';
+import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } from './cd2.js';
+import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
+import { stagingHub } from './host.js';
+import { deliveredContent, type DeliveryView } from './resolve.js';
+import { editionSlots } from '../editions/index.js';
+
+// Content Delivery 2, as the vendor's delivery SDK (hubName mode) calls it: GET content/id/{id},
+// GET content/key/{key}, POST content/filter, POST content/fetch. Public like the hosted API (no
+// token). At {origin}/cdn/{hubName} it serves the hub's published versions; on a hub's staging
+// hostname (no prefix) the latest ones. Only what a public delivery API shows: delivered bodies,
+// never drafts on the published side, nothing of another hub, no management data.
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const answer = (body: unknown): Reply => answerText(JSON.stringify(body));
+const answerText = (text: string): Reply => ({ status: 200, raw: { contentType: JSON_TYPE, text } });
+
+/**
+ * Answers of GET by id or key, kept until the data changes (like a CDN's cache, and like the item
+ * row cache of GET item): any write empties it, an item write included (an answer holds its
+ * linked items too, so dropping one item's entries would not do). Only answers that do not depend
+ * on the clock are kept: a root that no edition uses as a slot. Bounded by count and characters.
+ */
+class AnswerCache {
+  private readonly answers = new Map<string, string>();
+  private chars = 0;
+  get(key: string): string | undefined {
+    return this.answers.get(key);
+  }
+  set(key: string, text: string): void {
+    if (text.length > 4 * 1024 * 1024) return;
+    if (this.answers.size >= 1000 || this.chars + text.length > 32 * 1024 * 1024) this.clear();
+    this.answers.set(key, text);
+    this.chars += text.length;
+  }
+  clear(): void {
+    this.answers.clear();
+    this.chars = 0;
+  }
+  delete(): void {
+    this.clear();
+  }
+}
+
+const answers = (ctx: RequestContext) => ctx.service.caches.get('deliveryAnswers', () => new AnswerCache());
+/** Named by what the request names (the hub name, or the staging host), so a hit needs no hub lookup; a rename is a write, which empties the cache. */
+const cacheKey = (ctx: RequestContext, how: string, value: string, p: DeliveryParams) =>
+  `${ctx.params.hubName !== undefined ? `cdn:${ctx.params.hubName}` : `host:${ctx.url.host}`}|${p.depth}|${p.format}|${p.locale ?? ''}|${how}|${value}`;
+/** Whether the answer for this root is the same at any time: no edition uses it as a slot. */
+const timeless = (ctx: RequestContext, rootId: string) => editionSlots(ctx.db).count({ where: 'slot_id = ?', params: [rootId] }) === 0;
+
+/** A GET answer from the cache, or computed (and kept when it is timeless). */
+function cachedGet(ctx: RequestContext, key: string, compute: () => ItemResponse | null, notFound: () => DeliveryError): Reply {
+  const cache = answers(ctx);
+  const hit = cache.get(key);
+  if (hit !== undefined) return answerText(hit);
+  const found = compute();
+  if (!found) throw notFound();
+  const text = JSON.stringify(found);
+  const rootId = (found.content._meta as { deliveryId?: string }).deliveryId;
+  if (rootId && timeless(ctx, rootId)) cache.set(key, text);
+  return answerText(text);
+}
+
+interface Scope {
+  hub: Hub;
+  view: DeliveryView;
+}
+
+function scope(ctx: RequestContext): Scope {
+  const name = ctx.params.hubName;
+  if (name !== undefined) {
+    const hub = hubs(ctx.db).find({ where: 'name = ?', params: [name] });
+    if (!hub) throw new DeliveryError(404, 'HUB_NOT_FOUND', `No hub named ${name}`, { hubName: name });
+    return { hub, view: 'published' };
+  }
+  const hub = stagingHub(ctx.db, ctx.url);
+  if (!hub) throw new DeliveryError(404, 'HUB_NOT_FOUND', `Content Delivery 2 answers at ${ctx.origin}/cdn/<hub name> (published) or on a hub's staging hostname (latest)`);
+  return { hub, view: 'latest' };
+}
+
+/** Runs a delivery handler; a graph over its limits (graph.ts) is answered in the delivery error shape. */
+function delivering(handler: (ctx: RequestContext) => Reply) {
+  return (ctx: RequestContext): Reply => {
+    try {
+      return handler(ctx);
+    } catch (err) {
+      if (err instanceof ServiceError && !(err instanceof DeliveryError) && err.entries[0]?.code === 'CONTENT_GRAPH_TOO_LARGE') throw invalidParameter(err.message, { deliveryId: err.entries[0].invalidValue });
+      throw err;
+    }
+  };
+}
+
+function deliver(ctx: RequestContext, s: Scope, item: ContentItem | undefined, params: DeliveryParams): ItemResponse | null {
+  if (!item || item.hubId !== s.hub.id) return null;
+  const staged = deliveredContent(ctx.db, item, ctx.now(), s.view, params.depth === 'all');
+  return staged && itemResponse(staged, params);
+}
+
+const DELIVERY_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
+
+function byKeyItem(ctx: RequestContext, s: Scope, key: string, params: DeliveryParams): ItemResponse | null {
+  if (key.length > 150 || !DELIVERY_KEY.test(key)) return null;
+  const found = deliver(ctx, s, items(ctx.db).find({ where: 'hub_id = ? AND delivery_key = ?', params: [s.hub.id, key] }), params);
+  // The key of the version delivered, not only the latest one's.
+  return found && (found.content._meta as { deliveryKey?: string }).deliveryKey === key ? found : null;
+}
+
+const queryParams = (ctx: RequestContext) => deliveryParams((name) => ctx.query.get(name) ?? undefined);
+
+/** GET content/id/{id} */
+export const byId = delivering((ctx) => {
+  const id = ctx.params.id!;
+  const params = queryParams(ctx);
+  return cachedGet(ctx, cacheKey(ctx, 'id', id, params), () => {
+    const s = scope(ctx);
+    return deliver(ctx, s, items(ctx.db).get(id), params);
+  }, () => contentNotFound({ deliveryId: id }));
+});
+
+/** GET content/key/{key}: the key arrives unencoded, slashes and all. */
+export const byKey = delivering((ctx) => {
+  const key = ctx.params.key!;
+  const params = queryParams(ctx);
+  return cachedGet(ctx, cacheKey(ctx, 'key', key, params), () => byKeyItem(ctx, scope(ctx), key, params), () => contentNotFound({ deliveryKey: key }));
+});
+
+function jsonBody(ctx: RequestContext): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(ctx.bodyText || 'null');
+  } catch {
+    throw invalidParameter('The request body is not JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function bodyParams(body: Record<string, unknown>, defaults?: DeliveryParams): DeliveryParams {
+  const p = body.parameters;
+  if (p !== undefined && (!p || typeof p !== 'object' || Array.isArray(p))) throw invalidParameter('parameters must be an object of depth, format and locale');
+  return deliveryParams((name) => (p as Record<string, unknown> | undefined)?.[name], defaults);
+}
+
+const MAX_FETCH = 12;
+
+/** POST content/fetch {requests: [{id}|{key}], parameters}: one response per request, in order. */
+export const fetch = delivering((ctx) => {
+  const s = scope(ctx);
+  const body = jsonBody(ctx);
+  const params = bodyParams(body, { depth: 'all', format: 'inlined' });
+  const requests = body.requests;
+  if (!Array.isArray(requests) || requests.length < 1 || requests.length > MAX_FETCH) throw invalidParameter(`requests must be an array of 1 to ${MAX_FETCH} {"id"} or {"key"} objects`);
+  const responses = requests.map((r, i) => {
+    const req = r as { id?: unknown; key?: unknown } | null;
+    const isId = typeof req?.id === 'string' && req.key === undefined;
+    const isKey = typeof req?.key === 'string' && req.id === undefined;
+    if (!isId && !isKey) throw invalidParameter(`requests[${i}] must be {"id": "<delivery id>"} or {"key": "<delivery key>"}`, { index: i });
+    const found = isId ? deliver(ctx, s, items(ctx.db).get(req!.id as string), params) : byKeyItem(ctx, s, req!.key as string, params);
+    if (found) return found;
+    return { error: contentNotFound(isId ? { deliveryId: req!.id as string } : { deliveryKey: req!.key as string }).toBody().error };
+  });
+  return answer({ responses });
+});
+
+const MAX_FILTERS = 5;
+const DEFAULT_PAGE = 12;
+const MAX_PAGE = 50;
+
+type Scalar = string | number | boolean;
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** A JSON pointer (`/_meta/schema`) read in a body; undefined when it leads nowhere. */
+function pointer(body: unknown, path: string): unknown {
+  let at = body;
+  for (const raw of path.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!at || typeof at !== 'object' || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+interface Filter {
+  path: string;
+  value: Scalar;
+}
+
+function filters(body: Record<string, unknown>): Filter[] {
+  const list = body.filterBy;
+  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_FILTERS) throw invalidParameter(`filterBy must be an array of 1 to ${MAX_FILTERS} {"path", "value"} filters`);
+  return list.map((f, i) => {
+    const filter = f as { path?: unknown; value?: unknown; lookupBy?: unknown } | null;
+    if (filter?.lookupBy !== undefined) throw invalidParameter(`filterBy[${i}]: lookupBy is not served by the sandbox; filter by path`, { index: i });
+    if (typeof filter?.path !== 'string' || !filter.path.startsWith('/') || filter.path.length > 256) throw invalidParameter(`filterBy[${i}].path must be a JSON pointer such as /_meta/schema`, { index: i });
+    if (!isScalar(filter.value)) throw invalidParameter(`filterBy[${i}].value must be a string, number or boolean`, { index: i });
+    return { path: filter.path, value: filter.value };
+  });
+}
+
+interface Sort {
+  key: string;
+  order: 'ASC' | 'DESC';
+}
+
+function sortOf(body: Record<string, unknown>): Sort | null {
+  const s = body.sortBy as { key?: unknown; order?: unknown } | undefined;
+  if (s === undefined) return null;
+  if (!s || typeof s !== 'object' || typeof s.key !== 'string' || s.key.length < 1 || s.key.length > 256) throw invalidParameter('sortBy must be {"key": "<sort key>", "order": "ASC"|"DESC"}');
+  const order = s.order ?? 'ASC';
+  if (order !== 'ASC' && order !== 'DESC') throw invalidParameter('sortBy.order must be ASC or DESC');
+  return { key: s.key, order };
+}
+
+function pageOf(body: Record<string, unknown>): { size: number; offset: number } {
+  const page = body.page as { size?: unknown; cursor?: unknown } | undefined;
+  if (page === undefined) return { size: DEFAULT_PAGE, offset: 0 };
+  if (!page || typeof page !== 'object') throw invalidParameter('page must be {"size", "cursor"}');
+  const size = page.size ?? DEFAULT_PAGE;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw invalidParameter(`page.size must be an integer from 1 to ${MAX_PAGE}`);
+  if (page.cursor === undefined) return { size, offset: 0 };
+  const offset = typeof page.cursor === 'string' ? decodeCursor(page.cursor) : null;
+  if (offset === null) throw invalidParameter('page.cursor is not a cursor this API gave');
+  return { size, offset };
+}
+
+const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+function decodeCursor(cursor: string): number | null {
+  if (cursor.length > 64) return null;
+  const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? Number(m[1]) : null;
+}
+
+/** The value an item sorts by: `default` is creation order; another key names a body field (or a pointer). */
+function sortValue(content: Record<string, unknown>, key: string): unknown {
+  return key.startsWith('/') ? pointer(content, key) : content[key];
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : 1;
+}
+
+/** POST content/filter {filterBy, sortBy, page, parameters}: delivered items matching every filter, a page at a time. */
+export const filter = delivering((ctx) => {
+  const s = scope(ctx);
+  const body = jsonBody(ctx);
+  const wanted = filters(body);
+  const sort = sortOf(body);
+  const { size, offset } = pageOf(body);
+  const params = bodyParams(body);
+  // The content type filter narrows the rows read; every filter is then checked on the delivered body.
+  const schema = wanted.find((f) => f.path === '/_meta/schema');
+  const rows = items(ctx.db).all(
+    schema ? { where: "hub_id = ? AND status = 'ACTIVE' AND schema = ?", params: [s.hub.id, schema.value] } : { where: "hub_id = ? AND status = 'ACTIVE'", params: [s.hub.id] },
+    [{ field: 'createdDate', dir: 'asc' }],
+  );
+  // Matched on the delivered root alone; the linked content is read only for the page answered.
+  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
+  const matched: { item: ContentItem; content: Record<string, unknown> }[] = [];
+  for (const item of rows) {
+    const found = deliver(ctx, s, item, root);
+    if (found && wanted.every((f) => pointer(found.content, f.path) === f.value)) matched.push({ item, content: found.content });
+  }
+  if (sort && sort.key !== 'default') {
+    const dir = sort.order === 'DESC' ? -1 : 1;
+    matched.sort((a, b) => dir * compare(sortValue(a.content, sort.key), sortValue(b.content, sort.key)));
+  } else if (sort?.order === 'DESC') matched.reverse();
+  const responses = matched.slice(offset, offset + size).flatMap((m) => deliver(ctx, s, m.item, params) ?? []);
+  const next = offset + size < matched.length ? encodeCursor(offset + size) : undefined;
+  return answer({ responses, page: { responseCount: responses.length, ...(next ? { nextCursor: next } : {}) } });
+});

@@ -1,0 +1,296 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentClient } from 'dc-delivery-sdk-js';
+import { Api, createHub, unique, startServer, type TestServer } from '../../helpers/server.js';
+import { SCHEMA_HOST, contentLink, createItem, enableDeliveryKeys, itemBody } from '../../helpers/content.js';
+import { assignSlots, createEvent, createSlot, fillSlot, sandboxNow, slotContent, slotSetup, snapshotOf, type SlotSetup } from '../../helpers/editions.js';
+import { schedule } from '../../helpers/events.js';
+
+// What a site reads (issue 23), through the vendor's delivery SDK itself over real HTTP:
+// Content Delivery 1 (the staging query, `account` = store) and rendering on the sandbox's origin
+// (`baseUrl`), Content Delivery 2 (`hubName` + `baseUrl` {origin}/cdn/{hubName}) with published
+// versions only, and the hub's staging hostname (raw HTTP with its Host: the SDK would use https).
+
+const CORE = `${SCHEMA_HOST}/cms/schema/v1/core#/definitions`;
+const HOUR = 3_600_000;
+
+let srv: TestServer;
+let api: Api;
+let setup: SlotSetup;
+let hubName: string;
+
+beforeAll(async () => {
+  srv = await startServer();
+  api = await new Api(srv.url).login();
+  setup = await slotSetup(api);
+  hubName = (await api.get(`/hubs/${setup.hubId}`)).body.name;
+  await enableDeliveryKeys(api, setup.hubId);
+});
+afterAll(() => srv?.stop());
+
+const cd1 = () => new ContentClient({ account: hubName, baseUrl: srv.url });
+const cd2 = (name = hubName) => new ContentClient({ hubName: name, baseUrl: `${srv.url}/cdn/${name}` });
+const publish = async (id: string) => expect((await api.post(`/content-items/${id}/publish`, {})).status).toBe(204);
+const edit = async (id: string, fields: Record<string, unknown>) => {
+  const item = (await api.get(`/content-items/${id}`)).body;
+  const res = await api.patch(`/content-items/${id}`, { version: item.version, body: { ...item.body, ...fields } });
+  expect(res.status, res.text).toBe(200);
+};
+const image = (id: string) => ({ _meta: { schema: `${CORE}/image-link` }, id, name: 'hero-shot', endpoint: 'demo', defaultHost: 'cdn.media.example.test' });
+
+/** A raw request with its own Host header (the SDK goes to https://<staging host>). */
+function raw(method: string, path: string, host: string, body?: string): Promise<{ status: number; headers: Record<string, unknown>; text: string; json: () => any }> {
+  const { port } = new URL(srv.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { host, accept: 'application/json', ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function rejection(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the SDK call to fail');
+}
+
+describe('Content Delivery 1: the staging query (latest versions)', () => {
+  it('getContentItemById inlines linked items; references stay references; images are Image objects', async () => {
+    const leaf = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Leaf', hero: image('img-1') }) });
+    const referenced = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Referenced' }) });
+    const root = await createItem(api, setup.repoId, setup.uri, {
+      body: itemBody(setup.uri, { title: 'Root', links: [contentLink(leaf.id, setup.uri)], ref: { _meta: { schema: `${CORE}/content-reference` }, contentType: setup.uri, id: referenced.id } }),
+    });
+    const item = await cd1().getContentItemById(root.id);
+    const json = item.toJSON() as any;
+    expect(json.title).toBe('Root');
+    expect(json._meta).toMatchObject({ schema: setup.uri, deliveryId: root.id });
+    expect(json.links[0]).toMatchObject({ title: 'Leaf', _meta: { schema: setup.uri, deliveryId: leaf.id } });
+    expect(json.links[0].hero).toMatchObject({ id: 'img-1', name: 'hero-shot', endpoint: 'demo', defaultHost: 'cdn.media.example.test' });
+    expect(typeof (item.body as any).links[0].hero.url).toBe('function');
+    expect(json.ref).toEqual({ _meta: { schema: `${CORE}/content-reference` }, contentType: setup.uri, id: referenced.id });
+
+    // The wire: result names the root, nodes carry IRIs, a link is {"@id","@type"}.
+    const q = await api.get(`/cms/content/query?store=${hubName}&fullBodyObject=true&scope=tree&query=${encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${root.id}` }))}`, { token: null });
+    expect(q.body.result).toEqual([{ '@id': `http://content.cms.amplience.com/${root.id}` }]);
+    const rootNode = q.body['@graph'].find((n: any) => n['@id'] === `http://content.cms.amplience.com/${root.id}`);
+    expect(rootNode.links).toEqual([{ '@id': `http://content.cms.amplience.com/${leaf.id}`, '@type': setup.uri }]);
+    expect(q.body['@graph'].some((n: any) => n['@id'] === 'http://image.cms.amplience.com/img-1')).toBe(true);
+  });
+
+  it('an unknown id and an item of another hub are ContentNotFoundError', async () => {
+    expect((await rejection(cd1().getContentItemById('00000000-0000-4000-8000-000000000000'))).name).toBe('CONTENT_NOT_FOUND');
+    const other = await createHub(api);
+    const mine = await createItem(api, setup.repoId, setup.uri);
+    expect((await cd1().getContentItemById(mine.id)).toJSON()).toMatchObject({ _meta: { deliveryId: mine.id } });
+    expect((await rejection(new ContentClient({ account: other.name, baseUrl: srv.url }).getContentItemById(mine.id))).name).toBe('CONTENT_NOT_FOUND');
+  });
+});
+
+describe('rendering', () => {
+  it('renderContentItem with a template (store = hub name), with crparam and locale; an unknown template is 404', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri, { label: 'Rendered', body: itemBody(setup.uri, { title: 'Shown' }) });
+    const rendered = await cd1().renderContentItem(item.id, 'default', { theme: 'dark' });
+    expect(rendered.body).toContain('<dd>Shown</dd>');
+    const client = new ContentClient({ account: hubName, baseUrl: srv.url, locale: 'en-GB' });
+    expect((await client.renderContentItem(item.id, 'raw')).body).toContain('&quot;title&quot;: &quot;Shown&quot;');
+    const err = await rejection(cd1().renderContentItem(item.id, 'no-such-template'));
+    expect(err.response.status).toBe(404);
+    // The literal word `store` is not a store.
+    expect((await api.get(`/v1/content/store/content-item/${item.id}`, { token: null, headers: { accept: 'text/html' } })).status).toBe(404);
+  });
+
+  it('rendered pages carry a sandboxing CSP, frame and sniffing protection (issue 24.15)', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri);
+    const res = await api.get(`/v1/content/${hubName}/content-item/${item.id}`, { token: null, headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/(^|;)\s*sandbox\b/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('Content Delivery 2: published versions', () => {
+  it('by id and by key (slashes unencoded) with depth all: the published version with its linked items inlined', async () => {
+    const key = `pages/${unique('home')}/top`;
+    const leaf = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Leaf v1' }) });
+    const root = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Home v1', links: [contentLink(leaf.id, setup.uri)] }, { deliveryKey: key }) });
+    // Never published: not delivered.
+    expect((await rejection(cd2().getContentItemById(root.id))).name).toBe('CONTENT_NOT_FOUND');
+    await publish(root.id);
+
+    const byId = (await cd2().getContentItemById(root.id)).toJSON() as any;
+    expect(byId).toMatchObject({ title: 'Home v1', _meta: { deliveryId: root.id, deliveryKey: key, schema: setup.uri }, links: [{ title: 'Leaf v1', _meta: { deliveryId: leaf.id } }] });
+    const byKey = (await cd2().getContentItemByKey(key)).toJSON() as any;
+    expect(byKey).toEqual(byId);
+
+    // A draft edited after publishing: delivery shows the published one, staging the new one.
+    await edit(root.id, { title: 'Home v2 (draft)' });
+    await edit(leaf.id, { title: 'Leaf v2 (draft)' });
+    expect(((await cd2().getContentItemById(root.id)).toJSON() as any)).toMatchObject({ title: 'Home v1', links: [{ title: 'Leaf v1' }] });
+    expect(((await cd1().getContentItemById(root.id)).toJSON() as any)).toMatchObject({ title: 'Home v2 (draft)', links: [{ title: 'Leaf v2 (draft)' }] });
+
+    // linked format and depth root on the wire.
+    const linked = await api.get(`${srv.url}/cdn/${hubName}/content/id/${root.id}?depth=all&format=linked`, { token: null });
+    expect(linked.status).toBe(200);
+    expect(linked.body.content.links).toEqual([contentLink(leaf.id, setup.uri)]);
+    expect(linked.body.linkedContent).toEqual([{ _meta: { schema: setup.uri, deliveryId: leaf.id }, title: 'Leaf v1' }]);
+    const shallow = await api.get(`${srv.url}/cdn/${hubName}/content/key/${key}?depth=root`, { token: null });
+    expect(shallow.body).toEqual({ content: { _meta: { schema: setup.uri, deliveryKey: key, deliveryId: root.id }, title: 'Home v1', links: [contentLink(leaf.id, setup.uri)] } });
+  });
+
+  it('an unpublished item is 404 (CONTENT_NOT_FOUND as the SDK reads it); unknown ids and keys too', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Soon gone' }) });
+    await publish(item.id);
+    expect(((await cd2().getContentItemById(item.id)).toJSON() as any).title).toBe('Soon gone');
+    expect((await api.post(`/content-items/${item.id}/unpublish`, {})).status).toBe(204);
+    const err = await rejection(cd2().getContentItemById(item.id));
+    expect(err.name).toBe('CONTENT_NOT_FOUND');
+    expect(err.contentItem).toBe(item.id);
+    const wire = await api.get(`${srv.url}/cdn/${hubName}/content/id/${item.id}`, { token: null });
+    expect(wire.status).toBe(404);
+    expect(wire.body).toEqual({ error: { type: 'CONTENT_NOT_FOUND', message: expect.any(String), data: { deliveryId: item.id } } });
+    expect((await rejection(cd2().getContentItemByKey('no/such/key'))).name).toBe('CONTENT_NOT_FOUND');
+    expect((await api.get(`${srv.url}/cdn/${hubName}/content/key/no/such/key`, { token: null })).body.error.data).toEqual({ deliveryKey: 'no/such/key' });
+    // Archived: 404.
+    const archived = await createItem(api, setup.repoId, setup.uri);
+    await publish(archived.id);
+    expect((await api.post(`/content-items/${archived.id}/archive`, { version: (await api.get(`/content-items/${archived.id}`)).body.version })).status).toBe(200);
+    expect((await rejection(cd2().getContentItemById(archived.id))).name).toBe('CONTENT_NOT_FOUND');
+    // Another hub's name does not reach this hub's content.
+    const other = await createHub(api);
+    expect((await rejection(cd2(other.name).getContentItemById(archived.id))).name).toBe('CONTENT_NOT_FOUND');
+  });
+
+  it('filterByContentType pages by cursor; fetch answers several in order with errors in place', async () => {
+    const typeSetup = await slotSetup(api);
+    await enableDeliveryKeys(api, typeSetup.hubId);
+    const name = (await api.get(`/hubs/${typeSetup.hubId}`)).body.name;
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await createItem(api, typeSetup.repoId, typeSetup.uri, { body: itemBody(typeSetup.uri, { title: `Card ${i}`, count: 5 - i }) }));
+    for (const m of made.slice(0, 4)) await publish(m.id);
+    const client = cd2(name);
+
+    const first = await client.filterByContentType(typeSetup.uri).page(3).request({ depth: 'all', format: 'inlined' });
+    expect(first.responses.map((r: any) => r.content.title)).toEqual(['Card 0', 'Card 1', 'Card 2']);
+    expect(first.page.responseCount).toBe(3);
+    expect(typeof first.page.nextCursor).toBe('string');
+    const second = await first.page.next!();
+    expect(second.responses.map((r: any) => r.content.title)).toEqual(['Card 3']);
+    expect(second.page.nextCursor).toBeUndefined();
+    // Sorted by a body field, descending.
+    const sorted = await client.filterByContentType(typeSetup.uri).sortBy('count', 'ASC').request();
+    expect(sorted.responses.map((r: any) => r.content.count)).toEqual([2, 3, 4, 5]);
+    // No match: responses empty, page present.
+    const none = await client.filterBy('/title', 'nothing like it').request();
+    expect(none).toEqual({ responses: [], page: { responseCount: 0 } });
+
+    const fetched = await client.getContentItemsById([made[1].id, made[4].id, made[0].id]);
+    expect(fetched.responses.map((r: any) => r.content?.title ?? r.error.type)).toEqual(['Card 1', 'CONTENT_NOT_FOUND', 'Card 0']);
+    expect((fetched.responses[1] as any).error.data).toEqual({ deliveryId: made[4].id });
+  });
+
+  it('bad input: malformed filter and fetch bodies, depth and format out of range are 400 in the delivery error shape', async () => {
+    const post = (path: string, body: string) => api.post(`${srv.url}/cdn/${hubName}/content/${path}`, undefined, { token: null, raw: body, headers: { 'content-type': 'application/json' } });
+    for (const body of ['{', '[]', '{}', '{"filterBy":[]}', '{"filterBy":[{"path":"title","value":1}]}', '{"filterBy":[{"path":"/title","value":{}}]}', '{"filterBy":[{"path":"/t","value":1}],"page":{"size":0}}', '{"filterBy":[{"path":"/t","value":1}],"page":{"cursor":"forged"}}', '{"filterBy":[{"path":"/t","value":1}],"parameters":{"depth":"deep"}}', '{"filterBy":[{"path":"/t","value":1}],"sortBy":{"key":"x","order":"UP"}}']) {
+      const res = await post('filter', body);
+      expect(res.status, body).toBe(400);
+      expect(res.body.error.type, body).toBe('INVALID_PARAMETERS');
+    }
+    for (const body of ['{"requests":[]}', '{"requests":[{"id":1}]}', `{"requests":${JSON.stringify(Array.from({ length: 13 }, () => ({ id: 'x' })))}}`, '{"requests":[{"id":"a","key":"b"}]}']) {
+      expect((await post('fetch', body)).status, body).toBe(400);
+    }
+    const item = await createItem(api, setup.repoId, setup.uri);
+    await publish(item.id);
+    expect((await api.get(`${srv.url}/cdn/${hubName}/content/id/${item.id}?depth=3`, { token: null })).body.error.type).toBe('INVALID_PARAMETERS');
+    expect((await api.get(`${srv.url}/cdn/${hubName}/content/id/${item.id}?format=xml`, { token: null })).status).toBe(400);
+    expect((await api.get(`${srv.url}/cdn/${unique('no-hub')}/content/id/${item.id}`, { token: null })).status).toBe(404);
+    expect((await api.get(`${srv.url}/cdn/${hubName}/content/id/${item.id}?depth=all&format=linked`, { token: null })).status).toBe(200);
+  });
+
+  it('a link cycle in published content: each item once, the answer ends', async () => {
+    const a = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'A' }) });
+    const b = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'B', links: [contentLink(a.id, setup.uri)] }) });
+    await edit(a.id, { links: [contentLink(b.id, setup.uri), contentLink(a.id, setup.uri)] });
+    await publish(a.id);
+    const json = (await cd2().getContentItemById(a.id)).toJSON() as any;
+    expect(json.title).toBe('A');
+    expect(json.links[0].title).toBe('B');
+    // Back to A: a link again, not A inlined once more.
+    expect(json.links[0].links[0]).toMatchObject({ id: a.id });
+    expect(json.links[1]).toMatchObject({ id: a.id });
+    const linked = await api.get(`${srv.url}/cdn/${hubName}/content/id/${a.id}?depth=all&format=linked`, { token: null });
+    expect(linked.body.linkedContent.map((c: any) => c._meta.deliveryId)).toEqual([b.id]);
+  });
+
+  it('an edition publishing on the sandbox clock: delivery of the slot changes at its start', async () => {
+    const hero = await createItem(api, setup.repoId, setup.uri, { label: 'Launch hero', body: itemBody(setup.uri, { title: 'Launch v1' }) });
+    const snapshot = await snapshotOf(api, setup.hubId, hero.id);
+    await edit(hero.id, { title: 'Launch v2 (after the snapshot)' });
+    const slot = await createSlot(api, setup, 'Delivered slot');
+    await publish(slot.id);
+    const before = (await cd2().getContentItemById(slot.id)).toJSON() as any;
+    expect(JSON.stringify(before)).not.toContain('Launch');
+
+    const now = await sandboxNow(api);
+    const eventId = (await createEvent(api, setup.hubId)).id;
+    const edition = (await api.post(`/events/${eventId}/editions`, { name: unique('launch'), start: new Date(now + HOUR).toISOString(), end: new Date(now + 5 * HOUR).toISOString() })).body;
+    const [editionSlot] = await assignSlots(api, edition.id, [slot.id]);
+    await fillSlot(api, edition.id, editionSlot.id, slotContent(setup, snapshot.id));
+    await schedule(api, (await api.get(`/editions/${edition.id}`)).body);
+    expect(JSON.stringify((await cd2().getContentItemById(slot.id)).toJSON())).not.toContain('Launch');
+
+    await api.advanceClock({ advance: '2h' });
+    const after = (await cd2().getContentItemById(slot.id)).toJSON() as any;
+    expect(after.slot).toMatchObject({ title: 'Launch v1', _meta: { deliveryId: hero.id } });
+    expect(JSON.stringify(after)).not.toContain('Launch v2');
+  });
+});
+
+describe('the hub staging hostname (latest versions)', () => {
+  it('serves the staging query with store=staging, rendering, and Content Delivery 2 of its hub only', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Draft only' }, { deliveryKey: `vse/${unique('k')}` }) });
+    const iri = encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${item.id}` }));
+    const q = await raw('GET', `/cms/content/query?query=${iri}&fullBodyObject=true&scope=tree&store=staging`, hostname);
+    expect(q.status, q.text).toBe(200);
+    expect(q.json().result).toEqual([{ '@id': `http://content.cms.amplience.com/${item.id}` }]);
+    expect((await raw('GET', `/cms/content/query?query=${iri}&store=${hubName}`, hostname)).json()['@graph']).toHaveLength(1);
+    const page = await raw('GET', `/v1/content/staging/content-item/${item.id}?template=default`, hostname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Draft only');
+    expect(page.headers['content-security-policy']).toContain('sandbox');
+    // CD2 on the staging host answers the latest version (never published).
+    const byId = await raw('GET', `/content/id/${item.id}?depth=all&format=inlined`, hostname);
+    expect(byId.status, byId.text).toBe(200);
+    expect(byId.json().content.title).toBe('Draft only');
+    const key = item.body._meta.deliveryKey;
+    expect((await raw('GET', `/content/key/${key}`, hostname)).json().content._meta.deliveryId).toBe(item.id);
+    const fetched = await raw('POST', '/content/fetch', hostname, JSON.stringify({ requests: [{ id: item.id }] }));
+    expect(fetched.json().responses[0].content.title).toBe('Draft only');
+    // Another hub's items are not reached through this host.
+    const other = await slotSetup(api);
+    const foreign = await createItem(api, other.repoId, other.uri);
+    expect((await raw('GET', `/content/id/${foreign.id}`, hostname)).status).toBe(404);
+    // The preview staging hostname is that hub's too: nothing of another hub through it.
+    const preview = `${unique('preview')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { previewVirtualStagingEnvironment: { hostname: preview } })).status).toBe(204);
+    expect((await raw('GET', `/content/id/${item.id}`, preview)).status).toBe(200);
+    expect((await raw('GET', `/content/id/${foreign.id}`, preview)).status).toBe(404);
+    const foreignIri = encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${foreign.id}` }));
+    expect((await raw('GET', `/cms/content/query?query=${foreignIri}`, preview)).json()['@graph']).toEqual([]);
+    // On the sandbox origin the prefix-less delivery paths name no hub.
+    expect((await api.get(`${srv.url}/content/id/${item.id}`, { token: null })).status).toBe(404);
+  });
+});
