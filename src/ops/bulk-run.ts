@@ -8,7 +8,7 @@ import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from
 import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
 import { reportToGitHub } from './github-actions.js';
-import { tsv } from './run-report.js';
+import { tsv, type Failure } from './run-report.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
 // journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
@@ -51,12 +51,8 @@ export interface PlanRow {
 /** Where a step's target lives, for plan lines. */
 export type Place = Pick<PlanRow, 'repository' | 'folder'>;
 
-export interface Failure {
-  id: string;
-  reason: string;
-  /** The file the failed unit came from (an import's item file, an apply's definition), when it came from one. */
-  file?: string;
-}
+// A failed unit: declared with the report that prints it (run-report.ts imports nothing of this file: no cycle).
+export type { Failure } from './run-report.js';
 
 /** Key prefix of a step that completes an item written earlier in the run (a cycle's second pass): not counted again. */
 export const SECOND_PASS = 'links:';

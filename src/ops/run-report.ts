@@ -1,4 +1,10 @@
-import type { Failure } from './bulk-run.js';
+/** A failed unit of a bulk run. */
+export interface Failure {
+  id: string;
+  reason: string;
+  /** The file the failed unit came from (an import's item file, an apply's definition), when it came from one. */
+  file?: string;
+}
 
 // The text people read after a declarative run (hub clone, schema/type apply): one line per step
 // with its differences indented below, counts, notes and failures. JSON output carries the same
