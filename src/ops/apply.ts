@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { OptionSpec } from '../cli/define.js';
 import type { ApiClient } from '../core/client.js';
@@ -26,6 +26,7 @@ import { FileProblem, SafeDir, parseJson } from './safe-files.js';
 import { schemaBodyFile } from './dc-cli-layout.js';
 import { Syncer, type SyncedStep } from './reconcile.js';
 import { countActions, countLine, failureLines, stepLines, tsv } from './run-report.js';
+import { reportToGitHub } from './github-actions.js';
 
 // `cms schema apply <dir>` and `cms type apply <dir>`: the content model kept as files (in git)
 // and applied declaratively. Every *.json file under <dir> (recursively, dot files skipped) is one
@@ -84,6 +85,9 @@ export async function runApply(ctx: Context, kind: ApplyKind, dir: string | unde
   // The summary counts the steps (created, updated, ...): the run's own counts would say it twice.
   run.countsInSummary = false;
   if (run.dryRun) client.readOnly = true;
+  // Each definition's file, by the key of its step: failures and drift name the file at fault.
+  const fileByKey = new Map<string, string>(files.map((f) => [kind === 'schema' ? `schema:${(f as SchemaFile).schemaId}` : `type:${(f as TypeFile).contentTypeUri}`, join(options.dir, f.file)]));
+  run.fileOfKey = (key) => fileByKey.get(key);
   const sync = new Syncer(run, new MemoryMapping(), ctx.signal);
   const work = kind === 'schema' ? () => applySchemas(sync, client, options, files as SchemaFile[]) : () => applyTypes(sync, client, options, files as TypeFile[]);
   const out = await run.execute(async () => {
@@ -278,8 +282,20 @@ function withDriftCheck(ctx: Context, run: BulkRun, sync: Syncer, kind: ApplyKin
   if (out.kind === 'text') result = { ...text(ctx.io.isTTY ? renderApply(run, sync, kind, options) : pipedApply(sync)), failure: out.failure };
   if (!exitCode || !drift || result.failure) return result;
   const message = `The hub differs from ${options.dir}: ${drift} change(s) ${run.dryRun ? 'to apply' : 'applied'}`;
+  reportToGitHub(
+    ctx.io,
+    ctx.env,
+    `cms ${kind} apply: the hub differs from the files (${drift} change(s))`,
+    changesOf(sync.steps).map((s) => ({
+      file: run.fileOfKey?.(s.key),
+      title: `${kind} drift: ${s.action} ${s.resource}`,
+      message: `${s.label}: ${run.dryRun ? 'would be' : 'was'} ${PAST[s.action] ?? s.action}${s.changes?.length ? `\n${s.changes.slice(0, 20).join('\n')}` : ''}`,
+    })),
+  );
   return failing(result, new CliError(message, ExitCode.FAILURE, undefined, 'DRIFT'));
 }
+
+const PAST: Record<string, string> = { create: 'created', update: 'updated', archive: 'archived' };
 
 /** Piped: a row per step (action, resource, label, its differences joined by '; '), no header, like every piped table. */
 function pipedApply(sync: Syncer): string {

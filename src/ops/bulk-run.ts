@@ -8,6 +8,7 @@ import { Journal, type DoneStep, type IntentEntry, type RunTarget, type StepEntr
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
 import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
+import { reportToGitHub } from './github-actions.js';
 import { tsv, type Failure } from './run-report.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
@@ -51,6 +52,7 @@ export interface PlanRow {
 /** Where a step's target lives, for plan lines. */
 export type Place = Pick<PlanRow, 'repository' | 'folder'>;
 
+// A failed unit: declared with the report that prints it (run-report.ts imports nothing of this file: no cycle).
 export type { Failure } from './run-report.js';
 
 /** Key prefix of a step that completes an item written earlier in the run (a cycle's second pass): not counted again. */
@@ -70,6 +72,8 @@ const ITEM_COUNTS: Record<string, string> = {
 
 export class BulkRun {
   readonly failures: Failure[] = [];
+  /** The file a unit (by its step key) came from, set by runs that read files: failures name it (and CI annotates it). */
+  fileOfKey?: (key: string) => string | undefined;
   /** The error of the latest failure, for commands about a single item that report it as their own. */
   lastError: unknown;
   readonly plan: PlanRow[] = [];
@@ -185,7 +189,8 @@ export class BulkRun {
     const reason = reasonOf(err);
     this.lastError = err;
     this.journal?.fail(key, reason, err instanceof ApiError ? err.status : undefined);
-    this.failures.push({ id, reason });
+    const file = this.fileOfKey?.(key);
+    this.failures.push(file ? { id, reason, file } : { id, reason });
     if (this.dryRun) this.plan.push({ action: 'fail', resource: 'item', sourceId: id, label: reason });
     this.progress.step({ key, action: 'fail', ok: false, id, error: reason });
   }
@@ -237,6 +242,12 @@ export class BulkRun {
     this.lock?.release();
     const out = this.output(summary);
     if (!this.failures.length) return out;
+    reportToGitHub(
+      this.ctx.io,
+      this.ctx.env,
+      `cms ${this.command}: ${this.failures.length} failed`,
+      this.failures.map((f) => ({ file: f.file, title: `cms ${this.command} failed`, message: `${f.id}: ${f.reason}` })),
+    );
     return failing(out, new PartialFailure(`${this.failures.length} item${this.failures.length === 1 ? '' : 's'} failed`, this.failures));
   }
 

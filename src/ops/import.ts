@@ -36,6 +36,8 @@ export interface ImportSource {
   load(id: string): Promise<PlainItem> | PlainItem;
   /** How to create a content type the target hub lacks, for the early failure's hint. */
   typeHint(uri: string): string | undefined;
+  /** The file an item was read from (an export directory), for failures and CI annotations. */
+  fileOf?(id: string): string | undefined;
   /** Whether a target repository is the one a source repository names (default: the same name). */
   matchRepository?(source: RepositoryInfo, target: { name: string; label?: string }): boolean;
   /**
@@ -128,6 +130,10 @@ export async function importItems(run: BulkRun, source: ImportSource, target: Im
   // Before the importer reads the journal: what a killed process wrote without journaling it.
   await run.resolvePending({ target: clientProbe(target.client) });
   sizeHeapFor(source.refs.size);
+  if (source.fileOf) {
+    const fileOf = source.fileOf;
+    run.fileOfKey = (key) => (key.startsWith('item:') ? fileOf(key.slice(5)) : key.startsWith(SECOND_PASS) ? fileOf(key.slice(SECOND_PASS.length)) : undefined);
+  }
   reportSkipped(run, source.skipped);
   const importer = new Importer(run, source, target);
   await importer.all();

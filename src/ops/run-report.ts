@@ -6,6 +6,8 @@
 export interface Failure {
   id: string;
   reason: string;
+  /** The file the failed unit came from (an import's item file, an apply's definition), when it came from one. */
+  file?: string;
 }
 
 export interface ReportRow {

@@ -65,6 +65,7 @@ export function directorySource(dir: string): ImportSource & { manifest: Manifes
     folders: manifest.folders,
     refs,
     load: (itemId) => readItemFile(safe, fileOf(itemId)),
+    fileOf: (itemId) => (refs.has(itemId) ? join(dir, fileOf(itemId)) : undefined),
     typeHint: (uri) => exportTypeHint(dir, manifest, uri),
     deliveryKeys,
     skipped,

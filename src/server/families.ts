@@ -14,6 +14,8 @@ export const families: Record<string, () => Promise<Family>> = {
   oauth: () => import('./admin/routes-oauth.js'),
   sandbox: () => import('./sandbox/routes.js'),
   sandboxJobs: () => import('./sandbox/routes-jobs.js'),
+  sandboxJournal: () => import('./sandbox/routes-journal.js'),
+  sandboxTrigger: () => import('./sandbox/routes-trigger.js'),
   sandboxSnapshots: () => import('./sandbox/routes-snapshots.js'),
   console: () => import('./sandbox/routes-console.js'),
   root: () => import('./hubs/routes-root.js'),

@@ -119,6 +119,14 @@ async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, re
     ({ url, reach } = hosts.admit(req.url ?? '/', hostHeaders(req.rawHeaders)));
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
+    // Refused before the service sees it, and journaled all the same (by its raw target).
+    const journal = sandbox.service.journal;
+    const target = req.url ?? '/';
+    const q = target.indexOf('?');
+    journal.record(
+      { startedAt: Date.now(), method: req.method ?? 'GET', path: q < 0 ? target : target.slice(0, q), search: q < 0 ? '' : target.slice(q), status: err.status, durationMs: 0, fault: null, clientId: null, op: null },
+      journal.mark(),
+    );
     return refuse(res, err);
   }
   const request: ServiceRequest = {

@@ -24,6 +24,7 @@ import type { ServiceRequest, ServiceResponse } from './core/exchange.js';
 import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
 import { takeChangedItems } from './items/written.js';
 import { WriteBatch } from './core/write-batch.js';
+import { RequestJournal, type Answered } from './core/journal.js';
 import { restoreSnapshot, saveSnapshot, type SnapshotInfo } from './core/snapshot-file.js';
 import { packageVersion } from './core/package-version.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +47,22 @@ export interface ServiceOptions {
   snapshotDir?: string;
   /** Reports unexpected errors (serve mode prints them; the embedded CLI stays quiet). */
   onError?: (err: unknown, req: { method: string; url: string }) => void;
+  /** How many requests the journal holds (default 1000; the oldest go first). */
+  journalSize?: number;
+  /** The request journal to record into (shared with the service this one replaces), instead of a new one. */
+  journal?: RequestJournal;
 }
+
+/** What the journal learns of a request while it is answered. */
+interface Trace {
+  op: string | null;
+  clientId: string | null;
+  fault: string | null;
+  bodyText?: string;
+}
+
+/** The journal's own endpoints: reading it does not add to it. */
+const JOURNAL_PATH = '/__sandbox/requests';
 
 const JSON_TYPE = 'application/hal+json;charset=UTF-8';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -64,6 +80,8 @@ export class Service implements ServiceHost {
   readonly scheduler: Scheduler;
   readonly tokenTtlSeconds: number;
   readonly faults: FaultInjector;
+  /** The requests this service answered, redacted and bounded (GET /__sandbox/requests). */
+  readonly journal: RequestJournal;
   private readonly router = new Router(routes);
   private readonly byOp = new Map<string, RouteDef>();
   private key: Buffer;
@@ -97,6 +115,8 @@ export class Service implements ServiceHost {
     this.writes = new WriteBatch(this.db, () => this.markChanged());
     this.faults = options.faultInjector ?? new FaultInjector(options.faultSeed);
     if (options.faults && !options.faultInjector) this.faults.configure(options.faults, options.faultSeed);
+    // Shared like the fault injector with the service a restore puts in this one's place: the journal observes the server.
+    this.journal = options.journal ?? new RequestJournal(options.journalSize);
   }
 
   /**
@@ -168,25 +188,73 @@ export class Service implements ServiceHost {
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
 
-  /** The whole service: one request in, one response out (DroppedConnection for an injected drop). */
+  /**
+   * The whole service: one request in, one response out (DroppedConnection for an injected drop).
+   * Every request passes here, so here it is journaled: answered, refused (401, 404, 413), faulted
+   * or dropped. Reading the journal itself (/__sandbox/requests) is not journaled: following it
+   * would fill it.
+   */
   readonly handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const mark = this.journal.mark();
+    const trace: Trace = { op: null, clientId: null, fault: null };
+    let url: URL | null = null;
+    let status: number | null = null;
     try {
-      const url = req.parsedUrl ?? new URL(req.url);
+      url = req.parsedUrl ?? new URL(req.url);
+      const res = await this.answer(req, url, trace);
+      status = res.status;
+      return res;
+    } finally {
+      // The journal never fails a request: an entry it cannot record is left out.
+      if (url && !url.pathname.startsWith(JOURNAL_PATH)) {
+        this.recordAnswered(
+          {
+            startedAt,
+            method: req.method,
+            path: url.pathname,
+            search: url.search,
+            status,
+            durationMs: performance.now() - t0,
+            fault: trace.fault,
+            clientId: trace.clientId,
+            op: trace.op,
+            bodyText: trace.bodyText,
+            contentType: trace.bodyText ? req.header('content-type') : null,
+          },
+          mark,
+        );
+      }
+    }
+  };
+
+  private recordAnswered(answered: Answered, mark: number): void {
+    try {
+      this.journal.record(answered, mark);
+    } catch (err) {
+      this.options.onError?.(err, { method: answered.method, url: answered.path });
+    }
+  }
+
+  private async answer(req: ServiceRequest, url: URL, trace: Trace): Promise<ServiceResponse> {
+    try {
       const injected = this.faults.decide(req.method, url.pathname);
       if (injected.length) {
+        trace.fault = injected.map((d) => (d.kind === 'status' ? String(d.status) : d.kind === 'latency' ? `latency ${d.ms}ms` : 'drop')).join(', ');
         const reply = await applyFaults(injected);
         if (reply) return toResponse(reply);
       }
-      return toResponse(await this.route(req, url));
+      return toResponse(await this.route(req, url, trace));
     } catch (err) {
       if (err instanceof DroppedConnection) throw err;
       if (err instanceof ServiceError) return toResponse({ status: err.status, body: err.toBody(), headers: err.headers });
       this.options.onError?.(err, req);
       return toResponse({ status: 500, body: serviceError(500, { message: 'The sandbox failed to handle the request' }).toBody() });
     }
-  };
+  }
 
-  private async route(req: ServiceRequest, url: URL): Promise<Reply> {
+  private async route(req: ServiceRequest, url: URL, trace: Trace): Promise<Reply> {
     const found = this.router.match(req.method, url.pathname);
     // Which Host reaches which routes: decided in one place (core/host.ts), before anything else.
     assertReachable('route' in found ? found.route : undefined, req.reach, url.pathname);
@@ -197,6 +265,7 @@ export class Service implements ServiceHost {
       throw serviceError(404, { message: `No resource at ${url.pathname}`, invalidValue: url.pathname });
     }
     const { route, params } = found;
+    trace.op = route.op;
     if (!route.html && !acceptsJson(req.header('accept'))) {
       throw serviceError(406, { message: 'This resource is only available as application/hal+json', property: 'Accept', invalidValue: req.header('accept') });
     }
@@ -205,7 +274,10 @@ export class Service implements ServiceHost {
     // this request's scheduled work or write waits for it on this one thread.
     this.writes.commitOthers();
     const ctx = new RequestContext(this, req, url, route, params);
-    if (!route.public) this.authenticate(ctx);
+    if (!route.public) {
+      this.authenticate(ctx);
+      trace.clientId = ctx.principal.clientId;
+    }
     if (route.sandboxAdmin && !ctx.principal.admin) {
       throw forbidden('Only the sandbox admin client may use the /__sandbox endpoints', { code: 'ACCESS_DENIED' });
     }
@@ -218,6 +290,8 @@ export class Service implements ServiceHost {
     // public routes take small bodies.
     if (BODY_METHODS.has(req.method)) {
       ctx.bodyText = await readBody(req, route.public ? PUBLIC_MAX_BODY_BYTES : MAX_BODY_BYTES);
+      trace.bodyText = ctx.bodyText;
+      if (route.op === 'oauth.issueToken') trace.clientId = tokenClientId(req, ctx.bodyText);
       this.syncCaches();
     }
     if (route.op !== 'oauth.issueToken' && !route.textBody) assertJsonContentType(req.header('content-type'), ctx.bodyText);
@@ -397,4 +471,27 @@ function toResponse(reply: Reply): ServiceResponse {
   if (reply.raw) return { status: reply.status, headers: { ...reply.headers, 'Content-Type': reply.raw.contentType }, body: reply.raw.text };
   if (reply.status === 204 || reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, body: null };
   return { status: reply.status, headers: { ...reply.headers, 'Content-Type': JSON_TYPE }, body: JSON.stringify(reply.body) };
+}
+
+/** The client a token request names (form field or Basic credentials), as claimed: the status says whether it was granted. */
+function tokenClientId(req: ServiceRequest, body: string): string | null {
+  const basic = /^basic\s+(\S+)/i.exec(req.header('authorization') ?? '');
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) return safeDecode(decoded.slice(0, colon)).slice(0, 128);
+  }
+  try {
+    return new URLSearchParams(body).get('client_id')?.slice(0, 128) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

@@ -218,7 +218,7 @@ describe('cms schema apply and cms type apply', () => {
     write(dir, 'fine.json', schemaDocument(fine));
     const res = await apply('schema', [dir]);
     expect(res.exitCode).toBe(3);
-    expect(res.data.failures).toEqual([{ id: `schema ${broken} (broken.json)`, reason: expect.stringContaining("body.type: must be 'object'") }]);
+    expect(res.data.failures).toEqual([{ id: `schema ${broken} (broken.json)`, reason: expect.stringContaining("body.type: must be 'object'"), file: join(dir, 'broken.json') }]);
     expect((await hubSchemas())[fine]).toMatchObject({ status: 'ACTIVE' });
   });
 

@@ -63,7 +63,8 @@ export function docExamples(file: string, text: string): Example[] {
       continue;
     }
     if (inBlock) {
-      const line = raw.replace(/^\s*\$\s+/, '').trim().replace(/\s+#.*$/, '');
+      // A CI workflow's steps (`run: npx cms ...`, a GitLab script's `- npx cms ...`) are examples too.
+      const line = raw.replace(/^\s*\$\s+/, '').trim().replace(/^(-\s+)?(run:\s+)?(?=(npx )?cms\s)/, '').replace(/\s+#.*$/, '');
       if (/^(npx )?cms\s/.test(line) || /^[A-Z_]+=\S+ cms\s/.test(line) || /&&\s*(npx )?cms\s/.test(line)) out.push({ source: file, line });
       continue;
     }
@@ -193,6 +194,9 @@ beforeAll(async () => {
   writeFileSync(join(shimDir, 'npx'), `#!/bin/sh\n[ "$1" = cms ] && shift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(shimDir, 'cms'), 0o755);
   chmodSync(join(shimDir, 'npx'), 0o755);
+  // The workflows' `npm test` under `cms sandbox exec`: a suite that fails unless it was given the sandbox and it answers.
+  writeFileSync(join(shimDir, 'npm'), `#!/bin/sh\n[ "$1" = test ] || exit 64\n[ -n "$CMS_API_URL" ] && [ -n "$CMS_AUTH_URL" ] && [ -n "$CMS_CLIENT_ID" ] && [ -n "$CMS_CLIENT_SECRET" ] || exit 65\nexec "${process.execPath}" "${BIN}" hub list\n`);
+  chmodSync(join(shimDir, 'npm'), 0o755);
   for (const editor of ['editor-stand-in', 'code']) {
     writeFileSync(join(shimDir, editor), '#!/bin/sh\nexit 0\n');
     chmodSync(join(shimDir, editor), 0o755);
@@ -312,7 +316,7 @@ const PRELUDES: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^cms edition unschedule (\S+)/, (m) => `cms edition schedule ${m[1]} --ignore-warnings --yes`],
   [/^cms login --profile editor\b/, () => 'cms sandbox client create --id editor --secret s3cret --permission all --acl hub:demo:READ'],
   [/^cms sandbox snapshot (?:restore|delete) (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
-  [/^cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
+  [/^(?:npx )?cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
 ];
 
 const UUID_ITEMS: Record<string, string> = {
@@ -363,8 +367,8 @@ export function substitute(line: string, url: string): string {
     .replace('CMS_DATA_DIR=/tmp/sb', 'CMS_DATA_DIR=$HOME/sb')
     // Every profile here is the one sandbox: a clone goes to a new hub of it.
     .replace(/--to sandbox(?= |$)/, '--to sandbox:demo-copy')
-    // The console is on the served sandbox's port.
-    .replace(/^cms (sandbox console|browse)\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
+    // The console, the request journal and browse are on the served sandbox's port.
+    .replace(/^cms (sandbox console|sandbox requests|browse)\b.*/, (m) => `${m.replace(/ --port \d+/, '')} --port ${new URL(url).port}`)
     .replace(/\b(prod|staging):site\b/g, '$1:demo')
     .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
     .replace(/--port (8787|9000)/g, '--port 0')

@@ -278,8 +278,9 @@ describe('cms item import', () => {
     expect(res.data).toMatchObject({ created: 4, failed: 2 });
     expect(res.data.failures).toEqual(
       expect.arrayContaining([
-        { id: src.P.id, reason: expect.stringMatching(/Delivery key 'home' is already used/) },
-        { id: src.Q.id, reason: `links to ${src.P.id}, which failed` },
+        // Each names the file it came from (CI annotates it: test/cli/github-actions.test.ts).
+        { id: src.P.id, reason: expect.stringMatching(/Delivery key 'home' is already used/), file: expect.stringMatching(new RegExp(`${src.P.id}\\.json$`)) },
+        { id: src.Q.id, reason: `links to ${src.P.id}, which failed`, file: expect.stringMatching(new RegExp(`${src.Q.id}\\.json$`)) },
       ]),
     );
     expect(res.stderr).toMatch(/2 items failed/);

@@ -186,6 +186,11 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     await page.getByLabel(/Advance by/).fill('3d');
     await page.getByRole('button', { name: 'Advance' }).click();
     await page.locator('#sandbox-message').getByText(/Advanced by 3d/).waitFor(WAIT);
+    // The request journal shows what the console itself just asked, newest first, and no token.
+    const journal = page.locator('#requests-table');
+    await journal.waitFor(WAIT);
+    await expect.poll(() => journal.locator('tbody tr').filter({ hasText: 'POST /__sandbox/clock' }).count()).toBeGreaterThan(0);
+    expect(await journal.innerText()).not.toContain(api.token!);
     await shot('sandbox');
     await view('Planning');
     await expect.poll(() => page.locator('#live-table tbody tr').first().innerText(), { timeout: 30_000 }).toContain('Evening');

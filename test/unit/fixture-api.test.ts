@@ -105,6 +105,33 @@ describe('startSandbox (memory)', () => {
   });
 });
 
+describe('startSandbox: the request journal', () => {
+  it('requests(filter) reads the journal in process, across restores; reset empties it; a bad filter is a SandboxError', async () => {
+    await using sb = await startSandbox();
+    const call = await admin(sb);
+    const snap = await sb.snapshot('before');
+    await call('GET', '/hubs');
+    await call('GET', '/no/such/route');
+    const got = (await sb.requests({ path: '/v2/content/**' })) as { method: string; path: string; status: number }[];
+    expect(got.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v2/content/hubs 200', 'GET /v2/content/no/such/route 404']);
+    // Reading it adds nothing to it (no request of its own).
+    expect(await sb.requests({ path: '/v2/content/**' })).toHaveLength(2);
+    // A restore swaps the database in memory, not the journal: it observes the server.
+    await sb.restore(snap);
+    await call('GET', '/hubs');
+    expect(await sb.requests({ status: 404 })).toHaveLength(1);
+    expect(await sb.requests({ method: 'GET', path: '/v2/content/hubs' })).toHaveLength(2);
+    await sb.reset();
+    expect(await sb.requests({ path: '/v2/content/**' })).toEqual([]);
+    for (const filter of [{ status: 'bad' }, { limit: 0 }, { colour: 'red' }]) {
+      const err = await sb.requests(filter).catch((e: unknown) => e);
+      expect(err, JSON.stringify(filter)).toBeInstanceOf(SandboxError);
+      expect((err as SandboxError).status).toBe(400);
+      expect((err as Error).message).toContain(Object.keys(filter)[0]);
+    }
+  });
+});
+
 describe('startSandbox (on disk)', () => {
   it('memory: false without a directory uses a temporary one, removed on close', async () => {
     const sb = await startSandbox({ memory: false });

@@ -2,12 +2,16 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { forgetHubs, Async, Field, Section, useData, when } from '../ui.js';
 
-// Sandbox: the clock (set, advance, freeze, resume), injected faults and their counters, reset.
-// Every action is a sandbox admin call with the signed-in client's token.
+// Sandbox: the clock (set, advance, freeze, resume), injected faults and their counters, the
+// request journal (the newest requests answered, redacted by the server), reset. Every action is
+// a sandbox admin call with the signed-in client's token.
 
 export function SandboxView() {
   const [n, setN] = useState(0);
-  const state = useData(async () => ({ clock: await api.get('/__sandbox/clock'), faults: await api.get('/__sandbox/faults') }), [n]);
+  const state = useData(
+    async () => ({ clock: await api.get('/__sandbox/clock'), faults: await api.get('/__sandbox/faults'), journal: await api.get(`/__sandbox/requests?order=newest&limit=${JOURNAL_ROWS}`) }),
+    [n],
+  );
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const refresh = () => setN((x) => x + 1);
   const act = async (what: () => Promise<unknown>, done: string) => {
@@ -32,7 +36,7 @@ export function SandboxView() {
         </p>
       )}
       <Async state={state}>
-        {({ clock, faults }) => (
+        {({ clock, faults, journal }) => (
           <div class="columns">
             <Section title="Clock">
               <p class="clock" id="clock-now">
@@ -118,6 +122,42 @@ export function SandboxView() {
                 Clear faults
               </button>
             </Section>
+            <Section title="Requests" actions={<button type="button" onClick={refresh}>Refresh</button>}>
+              <p class="muted">The newest {JOURNAL_ROWS} requests the sandbox answered (secrets redacted); cms sandbox requests --follow shows them as they come.</p>
+              {journal.requests?.length ? (
+                <table id="requests-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Time</th>
+                      <th scope="col">Client</th>
+                      <th scope="col">Request</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">ms</th>
+                      <th scope="col">Fault</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {[...journal.requests].reverse().map((r: any) => (
+                      <tr key={r.id} class={r.status === null || r.status >= 400 ? 'failed' : undefined}>
+                        <td>{when(r.time)}</td>
+                        <td>{r.clientId ?? '—'}</td>
+                        <td>
+                          <code>
+                            {r.method} {r.path}
+                            {r.query}
+                          </code>
+                        </td>
+                        <td>{r.status ?? 'dropped'}</td>
+                        <td>{r.durationMs}</td>
+                        <td>{r.fault ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              ) : (
+                <p class="muted">No requests yet.</p>
+              )}
+            </Section>
             <Section title="Reset">
               <p>Removes every hub, resource and restricted client; keeps the admin client. This cannot be undone.</p>
               <button
@@ -136,6 +176,9 @@ export function SandboxView() {
     </>
   );
 }
+
+/** Rows of the request journal shown, newest first. */
+const JOURNAL_ROWS = 50;
 
 /** A rule as the spec syntax writes it: `503 10% on GET /v2/content/**`. */
 const describe = (r: any) =>

@@ -6,6 +6,7 @@ import { parseFirstJsonValue } from './body.js';
 import type { RouteDef } from './route-table.js';
 import type { SandboxClock } from './clock-store.js';
 import type { FaultInjector } from './faults.js';
+import type { RequestJournal } from './journal.js';
 import type { Caches } from './caches.js';
 import type { ServiceRequest } from './exchange.js';
 import { validateNow } from './body-schemas.js';
@@ -20,6 +21,7 @@ export interface ServiceHost {
   readonly clock: SandboxClock;
   readonly scheduler: TaskQueue;
   readonly faults: FaultInjector;
+  readonly journal: RequestJournal;
   readonly tokenTtlSeconds: number;
   readonly signingKey: Buffer;
   readonly options: { readonly dataDir: string };

@@ -6,6 +6,7 @@
 // it would silently test nothing.
 
 import { routes, type Method } from './route-table.js';
+import { MAX_GLOB_LENGTH } from './glob.js';
 
 export type FaultRule =
   | { kind: 'status'; status: number; rate: number; retryAfterSeconds?: number; method?: string; path?: string }
@@ -115,6 +116,7 @@ export function whyUnmatched({ method, path }: { method?: string; path?: string 
   }
   if (path === undefined) return null;
   if (!path.startsWith('/')) return `the path glob '${path}' must start with / (e.g. /v2/content/**)`;
+  if (path.length > MAX_GLOB_LENGTH) return `the path glob is longer than ${MAX_GLOB_LENGTH} characters`;
   if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'requests under /__sandbox are never faulted';
   const candidates = routes.filter((r) => !r.path.startsWith('/__sandbox') && (method === undefined || method === '*' || r.method === method));
   if (candidates.some((r) => segmentsMatch(path.split('/').slice(1), r.path.split('/').slice(1)))) return null;

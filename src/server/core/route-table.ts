@@ -113,6 +113,10 @@ export const routes: RouteDef[] = [
   route('GET', '/__sandbox/faults', 'sandbox.getFaults', { sandboxAdmin: true }),
   route('POST', '/__sandbox/faults', 'sandbox.setFaults', { sandboxAdmin: true, body: 'sandbox.faults' }),
   route('DELETE', '/__sandbox/faults', 'sandbox.clearFaults', { sandboxAdmin: true }),
+  route('GET', '/__sandbox/requests', 'sandboxJournal.list', { sandboxAdmin: true }),
+  route('DELETE', '/__sandbox/requests', 'sandboxJournal.clear', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/hubs/:hubId/webhook-events', 'sandboxTrigger.trigger', { sandboxAdmin: true, body: 'sandbox.trigger' }),
+  route('POST', '/__sandbox/requests/verify', 'sandboxJournal.verify', { sandboxAdmin: true, body: 'sandbox.verify' }),
   // The console: a page and its static assets (no data, so no token), and what the API lacks for it
   route('GET', '/', 'console.page', { public: true, html: true }),
   route('GET', '/__sandbox/console', 'console.page', { public: true, html: true }),

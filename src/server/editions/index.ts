@@ -1,5 +1,7 @@
 // What other families use of editions: written by `node scripts/restructure.mjs --indexes`
 // from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+export { editionPayload } from './lifecycle.js';
+export { loadEdition } from './load.js';
 export { editionSlotAssociations, plannedVersion } from './planning.js';
 export { IN_PUBLICATION } from './render.js';
 export { publishEntries, slotsOf } from './rules.js';

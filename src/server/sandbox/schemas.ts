@@ -49,5 +49,36 @@ export const faults = body(
     .refine((b) => (b.rules === undefined) !== (b.spec === undefined), 'give rules or spec'),
 );
 
+const count = z.number().int().min(0).max(1_000_000);
+
+/** POST /__sandbox/requests/verify: requests like this one, this many times. */
+export const verify = body(
+  'Verify',
+  z
+    .object({
+      method: z.string().regex(/^([A-Za-z]+|\*)$/, 'must be an HTTP method or * (every method)').max(16).optional(),
+      path: z.string().startsWith('/').max(1024),
+      bodyContains: z.string().min(1).max(4096).optional(),
+      count: z.union([count, z.object({ atLeast: count.optional(), atMost: count.optional() }).strict().refine((c) => c.atLeast !== undefined || c.atMost !== undefined, 'give atLeast, atMost or both')]).optional(),
+    })
+    .strict(),
+);
+
+/** POST /__sandbox/hubs/{hub}/webhook-events: a synthetic event through the webhooks (cms sandbox trigger). */
+export const trigger = body(
+  'WebhookEvent',
+  z
+    .object({
+      event: z.string().min(1).max(128),
+      itemId: nonEmpty(64).optional(),
+      editionId: nonEmpty(64).optional(),
+      snapshotId: nonEmpty(64).optional(),
+      webhookId: nonEmpty(64).optional(),
+      /** `payload.x` paths and their values, applied to the event document. */
+      set: z.record(z.string().min(1).max(256), z.unknown()).refine((r) => Object.keys(r).length <= 50, 'at most 50 fields').optional(),
+    })
+    .strict(),
+);
+
 /** POST /__sandbox/snapshots: the name to save under (files stay with the CLI: routes-snapshots.ts). */
 export const snapshot = body('Snapshot', z.object({ name: nonEmpty(100) }));

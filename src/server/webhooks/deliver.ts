@@ -3,7 +3,7 @@ import type { ServiceHost } from '../core/context.js';
 import type { Task } from '../core/tasks.js';
 import { newId } from '../core/ids.js';
 import { stmt } from '../core/statements.js';
-import { DELIVERY_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
+import { DELIVERY_HEADER, SYNTHETIC_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
@@ -57,6 +57,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
   }
   // After the webhook's own headers, so none of them can remove the mark.
   headers[DELIVERY_HEADER] = logged[DELIVERY_HEADER] = delivery.deliveryId;
+  if (delivery.event.synthetic) headers[SYNTHETIC_HEADER] = logged[SYNTHETIC_HEADER] = 'true';
   if (hook.secret) {
     headers[SIGNATURE_HEADER.toLowerCase()] = signature(hook.secret, body);
     logged[SIGNATURE_HEADER.toLowerCase()] = headers[SIGNATURE_HEADER.toLowerCase()]!;

@@ -86,8 +86,18 @@ export interface Delivery {
   url: string;
   attempt: number;
   /** The event document `{name, payload}`, without the webhook's own formatting. */
-  event: { id: string; name: string; hubId: string; createdDate: string; payload: unknown };
+  event: { id: string; name: string; hubId: string; createdDate: string; synthetic?: true; payload: unknown };
 }
+
+export interface EnqueueOptions {
+  /** Only this webhook of the hub, whatever events it subscribes to and whatever its filters (cms sandbox trigger --webhook). */
+  webhookId?: string;
+  /** The event did not happen: `cms sandbox trigger` made it up (the body says "synthetic": true, the delivery carries SYNTHETIC_HEADER). */
+  synthetic?: boolean;
+}
+
+/** Marks a delivery of a synthetic event (cms sandbox trigger): receivers can tell it from a real one. */
+export const SYNTHETIC_HEADER = 'x-webhook-synthetic';
 
 /** Marks a request as a delivery: a request carrying it triggers no further deliveries (service.ts). */
 export const DELIVERY_HEADER = 'x-webhook-delivery';
@@ -118,16 +128,21 @@ export function cancelDeliveries(db: Db, webhookId: string): number {
  * subscribes to it and whose filters pass. Runs in the caller's transaction, so the deliveries
  * exist exactly when the change that caused them does.
  */
-export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload: unknown, nowMs: number, payloadJson?: string): number {
+export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload: unknown, nowMs: number, payloadJson?: string, options: EnqueueOptions = {}): number {
   if (quiet.has(db)) return 0;
-  const rows = stmt(db, 'SELECT data FROM webhooks WHERE hub_id = ?').pluck().all(hubId) as string[];
+  const rows = options.webhookId
+    ? (stmt(db, 'SELECT data FROM webhooks WHERE hub_id = ? AND id = ?').pluck().all(hubId, options.webhookId) as string[])
+    : (stmt(db, 'SELECT data FROM webhooks WHERE hub_id = ?').pluck().all(hubId) as string[]);
   if (!rows.length) return 0;
-  const event = { id: newId(nowMs), name, hubId, createdDate: new Date(nowMs).toISOString(), payload };
+  // `synthetic` comes before payload: deliveryJson splices a serialized payload in last.
+  const event: Delivery['event'] = { id: newId(nowMs), name, hubId, createdDate: new Date(nowMs).toISOString(), ...(options.synthetic ? { synthetic: true as const } : {}), payload };
   const insert = stmt(db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)");
   let count = 0;
   for (const row of rows) {
     const hook = JSON.parse(row) as Webhook;
-    if (!hook.active || !hook.events.some((e) => canonicalEvent(e) === name) || !filtersPass(hook.filters, event)) continue;
+    if (!hook.active) continue;
+    // A webhook named explicitly gets the event whatever it subscribes to and filters.
+    if (!options.webhookId && (!hook.events.some((e) => canonicalEvent(e) === name) || !filtersPass(hook.filters, event))) continue;
     for (const url of hook.handlers) {
       const delivery: Delivery = { deliveryId: newId(nowMs), webhookId: hook.id, eventName: name, url, attempt: 1, event };
       insert.run(hook.id, nowMs, deliveryJson(delivery, payloadJson));
