@@ -65,10 +65,12 @@ clock:The sandbox clock that drives scheduling
 snapshot:Whole-sandbox snapshots\: save, restore, list, delete
 console:Print the URL of the sandbox console (and open it in the browser)
 exec:Run a command with a sandbox served for it, then stop the sandbox
+requests:Show the requests the served sandbox answered (its request journal, redacted)
 reset:Delete everything in the sandbox (hubs, content, clients) and reset its clock
 serve:Serve the sandbox over HTTP for other clients (SDKs, curl, CI)
 status:Show the state of the sandbox the profile points at
 stop:Stop the sandbox `cms sandbox serve --detach` started
+trigger:Send a synthetic webhook event (signed and retried like a real one; no content changes)
 wait:Wait until the served sandbox answers (exit 8 on timeout)'
   'cms hub' 'clean:Empty a hub as the vendor'\''s cleanup does\: archive its items, delete its folders, archive its types and schemas
 clone:Copy a hub (settings, content model, repositories, folders, items, events, webhooks, search indexes) to another hub or service
@@ -881,6 +883,17 @@ _cms_opts=(
 --faults-seed:seed for the fault dice
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
 --token-ttl:access token lifetime'
+  'cms sandbox requests' '--method:only this HTTP method
+--path:only paths matching the glob (* within a segment, ** across)
+--status:only this status (404), class (4xx) or dropped
+--client:only requests of this client
+--faulted:only requests an injected fault struck
+--limit:at most n requests (1-1000; without --follow)
+-f:keep printing new requests as they arrive
+--follow:keep printing new requests as they arrive
+--interval:with --follow\: time between polls (500ms, 2s)
+--for:with --follow\: stop after this long (exit 0)
+--port:port of the local `cms sandbox serve`, for the embedded sandbox'
   'cms sandbox reset' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
@@ -896,6 +909,12 @@ _cms_opts=(
 --pid-file:write the served JSON with its pid here while serving (what --detach uses)'
   'cms sandbox status' ''
   'cms sandbox stop' '--data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
+  'cms sandbox trigger' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--item:the content item a content-item.* event is about
+--edition:the edition an edition.* event is about
+--snapshot:the snapshot a snapshot.published event is about
+--webhook:deliver to this webhook only (whatever events it subscribes to)
+--set:override a payload field (repeatable; JSON values allowed)'
   'cms sandbox wait' '--timeout:give up after this long (exit 8; 30s, 2m, or seconds)
 --interval:time between tries
 --data-dir:data directory of the detached sandbox (default\: CMS_DATA_DIR or ~/.local/share/cms)'
@@ -1113,6 +1132,7 @@ _cms_vals=(
   'cms extension list --hub' '@hubs'
   'cms extension update --category' 'CONTENT_FIELD DASHBOARD'
   'cms extension update --status' 'ACTIVE ARCHIVED'
+  'cms sandbox trigger --hub' '@hubs'
   'cms api --repo' '@repositories'
   'cms runs --hub' '@hubs'
   'cms undo --progress' 'auto bar json none'
@@ -1155,6 +1175,7 @@ _cms_args=(
   'cms admin member' 'hubs content-repositories'
   'cms admin members' 'hubs content-repositories'
   'cms admin revoke' 'hubs content-repositories'
+  'cms sandbox trigger' '@events'
   'cms completion' 'bash zsh fish powershell'
 )
 _cms_valopts=(
@@ -1297,8 +1318,10 @@ _cms_valopts=(
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   'cms sandbox console' ' --port '
   'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl '
+  'cms sandbox requests' ' --method --path --status --client --limit --interval --for --port '
   'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
   'cms sandbox stop' ' --data-dir '
+  'cms sandbox trigger' ' --hub --item --edition --snapshot --webhook --set '
   'cms sandbox wait' ' --timeout --interval --data-dir '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
