@@ -21,7 +21,8 @@ const shortType = (uri: string) => uri.replace(/^[a-z]+:\/\/[^/]+\//i, '');
 
 function ContentLink({ link }: { link: { id: string; contentType: string; kind: string } }) {
   // The linked item's label when it can be read (a slot's link may name a snapshot: then the id).
-  const state = useData(() => api.get<{ label?: string }>(`/content-items/${encodeURIComponent(link.id)}`).catch(() => null), [link.id]);
+  const id = encodeURIComponent(link.id);
+  const state = useData(() => api.get<{ label?: string }>(`/content-items/${id}`).catch(() => null), [link.id]);
   return (
     <span class="content-link">
       <span aria-hidden="true">→ </span>
