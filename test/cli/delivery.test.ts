@@ -100,7 +100,8 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
           return;
         }
         const target = new URL(req.url ?? '/', served.url);
-        const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+        // The Host stays the proxy's, as a reverse proxy keeps it: links and Locations name the proxy.
+        const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
         });

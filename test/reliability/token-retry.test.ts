@@ -14,8 +14,7 @@ import { serve, type Served } from './lib/serve.js';
 // token cache (its own config directory), so each one has to get a token through them.
 
 const RUNS = 15;
-// Retry-After is whole seconds (HTTP's delay-seconds; fault rules refuse fractions): 0 keeps the runs fast.
-const FAULTS = '429 20% retry-after 0 on POST /oauth/token; 503 20% retry-after 0 on POST /oauth/token';
+const FAULTS = '429 20% retry-after 0.05 on POST /oauth/token; 503 20% retry-after 0.05 on POST /oauth/token';
 
 let dir: string;
 let server: Served;

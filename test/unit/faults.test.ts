@@ -105,7 +105,8 @@ describe('fault rule cost and bounds', () => {
     ['429 10% retry-after 1e308', /retry-after/],
     ['429 10% retry-after Infinity', /retry-after/],
     ['429 10% retry-after 86401', /retry-after/],
-    ['429 10% retry-after 1.5', /retry-after/],
+    ['429 10% retry-after 0.0001', /retry-after/],
+    ['429 10% retry-after -1', /retry-after/],
     ['503 1e2%', /rate/],
     [`503 10% on /v2/content/${'*'.repeat(600)}`, /glob/],
   ])('the spec %s is refused', (spec, why) => {
@@ -121,6 +122,12 @@ describe('fault rule cost and bounds', () => {
     [{ kind: 'drop', rate: 0.1, path: `/v2/content/${'a'.repeat(600)}` }, /glob/],
   ])('the structured rule %j is refused by the same check', (rule, why) => {
     expect(checkFaultRules([rule as FaultRule])?.message).toMatch(why);
+  });
+
+  it('retry-after takes plain decimal seconds (test suites wait 50 ms, not a second)', () => {
+    expect(parseFaults('429 10% retry-after 0.05')).toEqual([{ kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 0.05, method: undefined, path: undefined }]);
+    expect(checkFaultRules([{ kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 0.05 }])).toBeNull();
+    expect(checkFaultRules([{ kind: 'status', status: 429, rate: 0.1, retryAfterSeconds: 0.0001 }])?.message).toMatch(/retry-after/);
   });
 
   it('a valid structured rule passes the check', () => {

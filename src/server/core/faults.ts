@@ -47,8 +47,9 @@ export function parseFaults(spec: string): FaultRule[] {
     if (/^\d{3}$/.test(words[0]!)) {
       const status = Number(words[0]);
       const ra = words.indexOf('retry-after');
-      // Whole seconds as digits only: `1e308`, `Infinity` and `1.5` are not seconds.
-      if (ra >= 0 && !/^\d{1,6}$/.test(words[ra + 1] ?? '')) throw new Error(`fault '${raw}': retry-after needs whole seconds (0-${FAULT_LIMITS.maxRetryAfterSeconds})`);
+      // Seconds as plain decimals: `1e308`, `Infinity` and `-1` are not. Fractions (at most 3
+      // places) keep test suites fast; the header carries them as written.
+      if (ra >= 0 && !/^\d{1,6}(\.\d{1,3})?$/.test(words[ra + 1] ?? '')) throw new Error(`fault '${raw}': retry-after needs seconds such as 1 or 0.05 (0-${FAULT_LIMITS.maxRetryAfterSeconds})`);
       const retryAfterSeconds = ra >= 0 ? Number(words[ra + 1]) : status === 429 || status === 503 ? 1 : undefined;
       rule = { kind: 'status', status, rate, retryAfterSeconds, ...target };
     } else if (words[0] === 'latency') {
@@ -78,7 +79,7 @@ export function checkFaultRule(rule: FaultRule): string | null {
   if (rule.kind === 'status') {
     if (!STATUSES.has(rule.status)) return `status must be one of ${[...STATUSES].join(', ')}`;
     const ra = rule.retryAfterSeconds;
-    if (ra !== undefined && !(Number.isInteger(ra) && ra >= 0 && ra <= FAULT_LIMITS.maxRetryAfterSeconds)) return `retry-after must be whole seconds between 0 and ${FAULT_LIMITS.maxRetryAfterSeconds}`;
+    if (ra !== undefined && !(typeof ra === 'number' && Number.isFinite(ra) && ra >= 0 && ra <= FAULT_LIMITS.maxRetryAfterSeconds && Math.round(ra * 1000) === ra * 1000)) return `retry-after must be seconds between 0 and ${FAULT_LIMITS.maxRetryAfterSeconds}, at most 3 decimal places`;
   } else if (rule.kind === 'latency') {
     if (!(Number.isInteger(rule.ms) && rule.ms >= 0 && rule.ms <= FAULT_LIMITS.maxLatencyMs)) return `latency must be between 0 and ${FAULT_LIMITS.maxLatencyMs / 1000}s`;
   } else if (rule.kind !== 'drop') {
