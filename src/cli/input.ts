@@ -1,6 +1,6 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
-import { parseJson } from '../ops/safe-files.js';
+import { parseJson } from '../ops/files/safe-files.js';
 
 /** Standard input is read whole into memory: refuse more than this. */
 export const STDIN_LIMIT_BYTES = 64 * 1024 * 1024;

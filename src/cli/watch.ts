@@ -2,7 +2,7 @@ import type { Context } from './context.js';
 import type { OptionSpec } from './define.js';
 import { WaitTimeout } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
-import { canonicalJson } from '../ops/content-files.js';
+import { canonicalJson } from '../ops/files/content-files.js';
 import { item, list, type Column, type Output } from '../output/result.js';
 
 // Watch mode (`-w`, like `kubectl get -w`): the resource is printed, then printed again each

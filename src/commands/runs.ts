@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { col, item, list } from '../output/result.js';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Journal, listRuns, runsDir, type RunMeta } from '../ops/journal.js';
+import { Journal, listRuns, runsDir, type RunMeta } from '../ops/runs/journal.js';
 
 /** How many steps a run journaled: 0 when its journal is empty (one stat, no read), else the count. */
 function stepsOf(dataDir: string, run: RunMeta): number {

@@ -2,9 +2,9 @@ import { confirm } from '../cli/confirm.js';
 import { defineCommand } from '../cli/define.js';
 import { yesOption } from '../cli/options.js';
 import { UsageError } from '../core/errors.js';
-import { BulkRun, concurrencyOption, dryRunOption, progressOption, type RunFlags } from '../ops/bulk-run.js';
-import { Journal } from '../ops/journal.js';
-import { clientProbe } from '../ops/resolve.js';
+import { BulkRun, concurrencyOption, dryRunOption, progressOption, type RunFlags } from '../ops/runs/bulk-run.js';
+import { Journal } from '../ops/runs/journal.js';
+import { clientProbe } from '../ops/runs/resolve.js';
 import { Undo, clientForRun, openForUndo, resolveForUndo } from '../ops/undo.js';
 
 interface Opts extends RunFlags {

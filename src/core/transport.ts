@@ -163,7 +163,7 @@ export function sandboxOpenError(err: unknown): unknown {
 async function httpTransport(): Promise<Transport> {
   const { Agent, request } = await import('undici');
   // As many connections as a bulk run's governor may keep requests in flight (MAX_CONCURRENCY in
-  // ops/pool.ts): with fewer, requests past them wait in the agent's queue, which looks like a slow service.
+  // ops/runs/pool.ts): with fewer, requests past them wait in the agent's queue, which looks like a slow service.
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 300_000 });
   return {
     kind: 'http',

@@ -4,7 +4,7 @@ import type { OptionSpec } from '../cli/define.js';
 import type { ApiClient } from '../core/client.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { failing, text, type Output } from '../output/result.js';
-import { BulkRun, type RunFlags } from './bulk-run.js';
+import { BulkRun, type RunFlags } from './runs/bulk-run.js';
 import {
   hubRepositoryList,
   hubSchemas,
@@ -21,12 +21,12 @@ import {
   type WantedSchema,
   type WantedType,
 } from './content-model.js';
-import { MemoryMapping } from './mapping.js';
-import { FileProblem, SafeDir, parseJson } from './safe-files.js';
+import { MemoryMapping } from './files/mapping.js';
+import { FileProblem, SafeDir, parseJson } from './files/safe-files.js';
 import { schemaBodyFile } from './dc-cli-layout.js';
-import { Syncer, type SyncedStep } from './reconcile.js';
-import { countActions, countLine, failureLines, stepLines, tsv } from './run-report.js';
-import { reportToGitHub } from './github-actions.js';
+import { Syncer, type SyncedStep } from './runs/reconcile.js';
+import { countActions, countLine, failureLines, stepLines, tsv } from './runs/run-report.js';
+import { reportToGitHub } from './runs/github-actions.js';
 
 // `cms schema apply <dir>` and `cms type apply <dir>`: the content model kept as files (in git)
 // and applied declaratively. Every *.json file under <dir> (recursively, dot files skipped) is one

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../core/client.js';
 import { ApiError } from '../core/errors.js';
-import type { BulkRun } from './bulk-run.js';
+import type { BulkRun } from './runs/bulk-run.js';
 import { collect, folderTree, hubRepositories } from './export.js';
 
 // `cms hub clean`: what the vendor's cleanup does to a hub, in its order: archive every item,

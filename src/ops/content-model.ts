@@ -1,7 +1,7 @@
 import type { ApiClient } from '../core/client.js';
-import { diff, setDiff, type FieldChange } from './diff.js';
+import { diff, setDiff, type FieldChange } from './runs/diff.js';
 import { collect } from './export.js';
-import type { Syncer, Written } from './reconcile.js';
+import type { Syncer, Written } from './runs/reconcile.js';
 
 // Schemas, content types and their repository assignments written declaratively: the wanted
 // state of each (from files for `schema apply` / `type apply`, from a source hub for `hub clone`)

@@ -3,11 +3,11 @@ import { basename, dirname, join, posix, sep } from 'node:path';
 import type { ApiClient } from '../core/client.js';
 import { NotFound, UsageError } from '../core/errors.js';
 import { findLinks } from '../server/core/content-links.js';
-import { MANIFEST, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
+import { MANIFEST, type FolderInfo, type PlainItem, type RepositoryInfo } from './files/content-files.js';
 import { LinkClosure, fetchItem, folderTree, hubRepositories, readSelection, type ExportOptions, type ExportSummary } from './export.js';
 import type { ImportSource, ItemRef } from './import.js';
-import type { IdMapping } from './mapping.js';
-import { FileProblem, SafeDir, checkedId, isSafeId, type SkippedFiles } from './safe-files.js';
+import type { IdMapping } from './files/mapping.js';
+import { FileProblem, SafeDir, checkedId, isSafeId, type SkippedFiles } from './files/safe-files.js';
 
 // The layout of the hosted service's own CLI (@amplience/dc-cli), read and written as an adapter
 // of the cms import/export engines:

@@ -20,11 +20,11 @@ import {
   type SchemaInfo,
   type TypeInfo,
   readManifest,
-} from './content-files.js';
-import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './pool.js';
-import { FileProblem, SafeDir, checkedId, isSafeId } from './safe-files.js';
-import type { Progress } from './progress.js';
-import { sizeHeapFor } from './small-heap.js';
+} from './files/content-files.js';
+import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './runs/pool.js';
+import { FileProblem, SafeDir, checkedId, isSafeId } from './files/safe-files.js';
+import type { Progress } from './runs/progress.js';
+import { sizeHeapFor } from './runs/small-heap.js';
 
 /** Which items an export (or an in-memory copy) reads. */
 export interface Selection {

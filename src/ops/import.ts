@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import type { SkippedFiles } from './safe-files.js';
+import type { SkippedFiles } from './files/safe-files.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
 import { isContentLink } from '../server/core/content-links.js';
-import { SECOND_PASS, type BulkRun, type Place } from './bulk-run.js';
-import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './content-files.js';
+import { SECOND_PASS, type BulkRun, type Place } from './runs/bulk-run.js';
+import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './files/content-files.js';
 import { collect, folderTree } from './export.js';
-import { WorkGraph, type Unit } from './item-graph.js';
-import type { IntentEntry } from './journal.js';
-import type { IdMapping } from './mapping.js';
-import { Governor, WorkQueue, runPool } from './pool.js';
-import { clientProbe } from './resolve.js';
+import { WorkGraph, type Unit } from './runs/item-graph.js';
+import type { IntentEntry } from './runs/journal.js';
+import type { IdMapping } from './files/mapping.js';
+import { Governor, WorkQueue, runPool } from './runs/pool.js';
+import { clientProbe } from './runs/resolve.js';
 import { waitForJob } from './wait-for-job.js';
 import { publishItem } from './publish-item.js';
-import { sizeHeapFor } from './small-heap.js';
+import { sizeHeapFor } from './runs/small-heap.js';
 
 // The engine behind `cms item import`, `cms item copy` (across hubs or with dependencies) and
 // `cms item move`: writes items from a source into a target hub, linked items first, rewriting

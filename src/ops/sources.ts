@@ -1,10 +1,10 @@
 import { dirname, join, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { findLinks } from '../server/core/content-links.js';
-import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './content-files.js';
+import { itemFiles, readItemFile, readManifest, type FolderInfo, type Manifest, type PlainItem, type RepositoryInfo } from './files/content-files.js';
 import type { ImportSource, ItemRef } from './import.js';
-import { SafeDir, type SkippedFiles } from './safe-files.js';
-import { sizeHeapFor } from './small-heap.js';
+import { SafeDir, type SkippedFiles } from './files/safe-files.js';
+import { sizeHeapFor } from './runs/small-heap.js';
 
 // The sources an import reads: an export directory (each item read twice, once for its links and
 // once to write it, so bodies are never all in memory), or items already read into memory (copy).

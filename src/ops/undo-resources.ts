@@ -1,8 +1,8 @@
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError } from '../core/errors.js';
-import type { BulkRun } from './bulk-run.js';
+import type { BulkRun } from './runs/bulk-run.js';
 import { parseDocument, schemaChanges, updateSchema, updateType, type HubSchema, type HubType, type Status } from './content-model.js';
-import type { StepAction, StepEntry } from './journal.js';
+import type { StepAction, StepEntry } from './runs/journal.js';
 
 // `cms undo` of the resources declarative runs write (schema/type apply, hub clone), beyond the
 // items, folders and assignments undo.ts handles itself. Per resource, newest step first: what a

@@ -1,10 +1,10 @@
 import type { Context } from '../cli/context.js';
 import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
-import type { BulkRun } from './bulk-run.js';
-import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from './journal.js';
-import { Governor, runPool } from './pool.js';
-import { resolvePending, type Probe } from './resolve.js';
+import type { BulkRun } from './runs/bulk-run.js';
+import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from './runs/journal.js';
+import { Governor, runPool } from './runs/pool.js';
+import { resolvePending, type Probe } from './runs/resolve.js';
 import { REVERTIBLE, revertResource } from './undo-resources.js';
 
 // `cms undo <run-id>`: reverts what a run did, newest change first per resource. Items it created

@@ -62,7 +62,7 @@ describe('files that hold request bodies are 0600 from their creation (24.14)', 
     const { tmpdir } = await import('node:os');
     const { openDatabase } = await import('../../src/server/core/db.js');
     const { migrations } = await import('../../src/server/migrations.js');
-    const { Journal } = await import('../../src/ops/journal.js');
+    const { Journal } = await import('../../src/ops/runs/journal.js');
     const dir = mkdtempSync(join(tmpdir(), 'cms-modes-'));
     const umask = process.umask(0o022);
     try {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
 import { SCHEMA_HOST, repoWithType } from '../helpers/content.js';
 import { Api, startServer } from '../helpers/server.js';
-import { stepLines } from '../../src/ops/run-report.js';
-import { WorkQueue } from '../../src/ops/pool.js';
+import { stepLines } from '../../src/ops/runs/run-report.js';
+import { WorkQueue } from '../../src/ops/runs/pool.js';
 
 // A list as long as a run's items must never be spread into a call's arguments
 // (`push(...items)`, `Math.max(...widths)`): V8 puts every argument on the stack, and past about

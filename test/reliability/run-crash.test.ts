@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
 import { Api, ok, startServer, type TestServer } from '../helpers/server.js';
 import { itemBody, repoWithType, SCHEMA_HOST } from '../helpers/content.js';
-import { listRuns } from '../../src/ops/journal.js';
+import { listRuns } from '../../src/ops/runs/journal.js';
 import { random } from '../../src/server/core/faults.js';
 
 // kill -9 of `cms item import`, its --resume and `cms undo`, at random writes (seeded): creates,

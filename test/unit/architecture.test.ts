@@ -149,6 +149,17 @@ describe('the whole of src/', () => {
     expect(summary, `${found.length} cycles`).toEqual([]);
   });
 
+  // src/ops shows its architecture (docs/architecture.md): the machinery of runs (ops/runs) and of
+  // files from outside (ops/files) serves the operations at the top of ops/, never the reverse.
+  it('keeps the machinery of ops/runs and ops/files free of the operations', () => {
+    const problems: string[] = [];
+    for (const [from, targets] of graph) {
+      if (!/^ops\/(runs|files)\//.test(from)) continue;
+      for (const to of targets) if (to.startsWith('ops/') && !/^ops\/(runs|files)\//.test(to)) problems.push(`${from} imports the operation ${to}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   // The output chokepoint (issue 24.5): every string for stdout or stderr goes through src/cli/io.ts,
   // which escapes control characters; a new call site cannot forget it if it cannot write at all.
   it('writes to stdout and stderr only through the output chokepoint (src/cli/io.ts)', () => {

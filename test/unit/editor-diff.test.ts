@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords } from '../../src/cli/editor.js';
-import { parseJson } from '../../src/ops/safe-files.js';
-import { unifiedDiff } from '../../src/ops/diff.js';
+import { parseJson } from '../../src/ops/files/safe-files.js';
+import { unifiedDiff } from '../../src/ops/runs/diff.js';
 
 describe('splitWords (EDITOR into words, no shell)', () => {
   it('splits on blanks and keeps quoted words whole', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkGraph, components, type Unit } from '../../src/ops/item-graph.js';
+import { WorkGraph, components, type Unit } from '../../src/ops/runs/item-graph.js';
 
 const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
 

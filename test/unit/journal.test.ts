@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, listRuns } from '../../src/ops/journal.js';
-import { FileMapping } from '../../src/ops/mapping.js';
+import { Journal, listRuns } from '../../src/ops/runs/journal.js';
+import { FileMapping } from '../../src/ops/files/mapping.js';
 
 const dirs: string[] = [];
 const dataDir = () => {

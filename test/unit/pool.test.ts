@@ -5,7 +5,7 @@ import { ApiClient } from '../../src/core/client.js';
 import { TokenProvider } from '../../src/core/auth.js';
 import { createTransport } from '../../src/core/transport.js';
 import type { Connection } from '../../src/config/resolve.js';
-import { Governor, MAX_CONCURRENCY, START_CONCURRENCY, WorkQueue, runPool } from '../../src/ops/pool.js';
+import { Governor, MAX_CONCURRENCY, START_CONCURRENCY, WorkQueue, runPool } from '../../src/ops/runs/pool.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 

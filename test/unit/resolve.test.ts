@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../src/ops/journal.js';
-import { resolvePending, type ItemNow, type Probe } from '../../src/ops/resolve.js';
+import { Journal } from '../../src/ops/runs/journal.js';
+import { resolvePending, type ItemNow, type Probe } from '../../src/ops/runs/resolve.js';
 
 // How resume and undo settle the writes a killed run journaled as intents without results.
 

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { targetKey } from '../../src/ops/mapping.js';
-import { RunLock } from '../../src/ops/run-lock.js';
+import { targetKey } from '../../src/ops/files/mapping.js';
+import { RunLock } from '../../src/ops/runs/run-lock.js';
 
 const dirs: string[] = [];
 afterEach(() => {

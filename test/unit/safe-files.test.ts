@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { folderPath, folderProblem, modelFileName, schemaPath, typePath, type FolderInfo } from '../../src/ops/content-files.js';
-import { FileProblem, MAX_JSON_DEPTH, SafeDir, isSafeId, parseJson } from '../../src/ops/safe-files.js';
+import { folderPath, folderProblem, modelFileName, schemaPath, typePath, type FolderInfo } from '../../src/ops/files/content-files.js';
+import { FileProblem, MAX_JSON_DEPTH, SafeDir, isSafeId, parseJson } from '../../src/ops/files/safe-files.js';
 
 describe('type and schema file names', () => {
   // URIs that the old slug (cut at 120 characters, separators folded to `_`) mapped to one file.
@@ -119,7 +119,7 @@ describe('SafeDir', () => {
 });
 
 describe('errorOffset: where JSON goes wrong, whatever JSON.parse says', async () => {
-  const { errorOffset, parseJson } = await import('../../src/ops/safe-files.js');
+  const { errorOffset, parseJson } = await import('../../src/ops/files/safe-files.js');
   it('points at the first bad character', () => {
     expect(errorOffset('{\n  "a": oops\n}')).toBe(9);
     expect(errorOffset('{"a":1,}')).toBe(7);

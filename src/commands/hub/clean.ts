@@ -1,7 +1,7 @@
 import { confirm } from '../../cli/confirm.js';
 import { defineCommand } from '../../cli/define.js';
 import { yesOption } from '../../cli/options.js';
-import { BulkRun, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
+import { BulkRun, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/runs/bulk-run.js';
 import { UsageError } from '../../core/errors.js';
 import { planClean, runClean } from '../../ops/clean-hub.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { concurrencyOption, dryRunOption, progressOption, resumeOption } from '../../ops/bulk-run.js';
+import { concurrencyOption, dryRunOption, progressOption, resumeOption } from '../../ops/runs/bulk-run.js';
 import { STEPS } from '../../ops/clone/context.js';
 import { runClone, type CloneFlags } from '../../ops/clone/runner.js';
 

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { hubOption, repoOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
+import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/runs/bulk-run.js';
 import { copyItems, destinationOptions, planCopy, runCopy, type CopyFlags, type CopyPlan } from '../../ops/copy.js';
 import { ITEM_COLUMNS } from './_shared.js';
 

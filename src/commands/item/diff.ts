@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { UsageError } from '../../core/errors.js';
-import { diff, unifiedDiff } from '../../ops/diff.js';
+import { diff, unifiedDiff } from '../../ops/runs/diff.js';
 import { item, text } from '../../output/result.js';
 import { fetchItem, itemArg } from './_shared.js';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { defineCommand } from '../../cli/define.js';
 import { editUntilValid, editorCommand } from '../../cli/editor.js';
-import { parseJson } from '../../ops/safe-files.js';
+import { parseJson } from '../../ops/files/safe-files.js';
 import { isCI } from '../../cli/io.js';
 import type { ApiClient } from '../../core/client.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../core/errors.js';
-import { canonicalJson } from '../../ops/content-files.js';
+import { canonicalJson } from '../../ops/files/content-files.js';
 import { item } from '../../output/result.js';
 import { ITEM_COLUMNS, fetchItem, itemArg, type ItemResource } from './_shared.js';
 

@@ -7,12 +7,12 @@ import { UsageError } from '../../core/errors.js';
 import { col, item } from '../../output/result.js';
 import { exportItems } from '../../ops/export.js';
 import { LAYOUTS, exportDcCli, type Layout } from '../../ops/dc-cli-layout.js';
-import { FileMapping } from '../../ops/mapping.js';
+import { FileMapping } from '../../ops/files/mapping.js';
 import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../core/client.js';
 import type { ExportOptions } from '../../ops/export.js';
-import { progressOption } from '../../ops/bulk-run.js';
-import { createProgress, type ProgressMode } from '../../ops/progress.js';
+import { progressOption } from '../../ops/runs/bulk-run.js';
+import { createProgress, type ProgressMode } from '../../ops/runs/progress.js';
 
 interface Opts {
   hub?: string;

@@ -4,9 +4,9 @@ import { hubOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import type { ApiClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
-import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
+import { BulkRun, concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/runs/bulk-run.js';
 import { deliveryKeysFit, importItems, type DeliveryKeysChoice, type ImportSource } from '../../ops/import.js';
-import { FileMapping } from '../../ops/mapping.js';
+import { FileMapping } from '../../ops/files/mapping.js';
 import { directorySource } from '../../ops/sources.js';
 import { LAYOUTS, dcCliSource, detectLayout, readMappingFile, useMappingFile, writeMappingFile, type Layout } from '../../ops/dc-cli-layout.js';
 

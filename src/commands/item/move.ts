@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
-import { concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/bulk-run.js';
+import { concurrencyOption, dryRunOption, progressOption, resumeOption, type RunFlags } from '../../ops/runs/bulk-run.js';
 import { destinationOptions, runCopy, type CopyFlags } from '../../ops/copy.js';
 
 export default defineCommand<RunFlags & CopyFlags>({

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
-import { dryRunOption, progressOption, resumeOption } from '../../ops/bulk-run.js';
+import { dryRunOption, progressOption, resumeOption } from '../../ops/runs/bulk-run.js';
 import { applyOptions, runApply, type ApplyFlags } from '../../ops/apply.js';
 
 export default defineCommand<ApplyFlags>({

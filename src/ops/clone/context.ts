@@ -1,10 +1,10 @@
 import type { IO } from '../../cli/io.js';
 import type { Connection } from '../../config/resolve.js';
 import type { ApiClient, QueryValue } from '../../core/client.js';
-import type { BulkRun } from '../bulk-run.js';
-import { diff, type FieldChange } from '../diff.js';
+import type { BulkRun } from '../runs/bulk-run.js';
+import { diff, type FieldChange } from '../runs/diff.js';
 import { collect } from '../export.js';
-import type { Syncer, Written } from '../reconcile.js';
+import type { Syncer, Written } from '../runs/reconcile.js';
 
 // What every step of `cms hub clone` works with: both sides, the run, the id mapping (per
 // resource kind, from this run's journal and earlier clones between the same hubs) and the notes

@@ -4,8 +4,8 @@ import { readProfiles } from '../../config/profiles.js';
 import { EMBEDDED_ORIGIN, SANDBOX, SANDBOX_ADMIN, resolveConnection, type Connection } from '../../config/resolve.js';
 import type { ApiClient } from '../../core/client.js';
 import { ApiError, UsageError, NotFound } from '../../core/errors.js';
-import type { RunTarget } from '../journal.js';
-import { NEW, isPlanned } from '../reconcile.js';
+import type { RunTarget } from '../runs/journal.js';
+import { NEW, isPlanned } from '../runs/reconcile.js';
 import type { Side } from './context.js';
 
 // The two ends of a clone, each `<profile>[:<hub>]`: a saved profile, or `sandbox` for the

@@ -1,7 +1,7 @@
 import { CliError } from '../../core/errors.js';
 import { isContentLink } from '../../server/core/content-links.js';
-import { diff } from '../diff.js';
-import { isPlanned, matchTarget } from '../reconcile.js';
+import { diff } from '../runs/diff.js';
+import { isPlanned, matchTarget } from '../runs/reconcile.js';
 import { pick, type CloneContext } from './context.js';
 
 // Step `events`: active events with their active editions and edition slots. Editions are created

@@ -1,7 +1,7 @@
 import { CliError } from '../../core/errors.js';
 import type { HubRepository } from '../content-model.js';
 import { folderTree } from '../export.js';
-import { isPlanned } from '../reconcile.js';
+import { isPlanned } from '../runs/reconcile.js';
 import type { CloneContext } from './context.js';
 
 // Step `folders`: the folder tree of each repository, parents first. A folder is known by its

@@ -1,9 +1,9 @@
 import { ApiError, CliError } from '../../core/errors.js';
-import type { FolderInfo, RepositoryInfo } from '../content-files.js';
+import type { FolderInfo, RepositoryInfo } from '../files/content-files.js';
 import type { HubRepository, HubType } from '../content-model.js';
 import { folderTree, hubRepositories } from '../export.js';
 import { importItems, type ImportSource } from '../import.js';
-import { NEW, isPlanned } from '../reconcile.js';
+import { NEW, isPlanned } from '../runs/reconcile.js';
 import type { CloneContext } from './context.js';
 import { ensureModule } from './modules.js';
 import { spoolItems, subset } from './spool.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import { isPlanned } from '../reconcile.js';
+import { isPlanned } from '../runs/reconcile.js';
 import type { CloneContext, Side } from './context.js';
 
 // Hub modules a clone needs on the target: Content Delivery 2 (delivery keys) and the search

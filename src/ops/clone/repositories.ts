@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../core/client.js';
 import { hubTypes, type HubRepository, type HubType } from '../content-model.js';
-import { diff, setDiff, type FieldChange } from '../diff.js';
-import { isPlanned, matchTarget } from '../reconcile.js';
+import { diff, setDiff, type FieldChange } from '../runs/diff.js';
+import { isPlanned, matchTarget } from '../runs/reconcile.js';
 import { pick, type CloneContext } from './context.js';
 import { hasType } from './types.js';
 

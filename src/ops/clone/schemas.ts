@@ -1,5 +1,5 @@
 import { contentChanged, hubSchemas, parseDocument, referencesFirst, syncSchema, type HubSchema, type WantedSchema } from '../content-model.js';
-import { matchTarget } from '../reconcile.js';
+import { matchTarget } from '../runs/reconcile.js';
 import type { CloneContext } from './context.js';
 
 // Step `schemas`: every content type schema (archived ones too), by schema id, referenced schemas

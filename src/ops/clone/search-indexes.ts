@@ -1,6 +1,6 @@
 import { CliError } from '../../core/errors.js';
-import { diff, setDiff } from '../diff.js';
-import { isPlanned, matchTarget } from '../reconcile.js';
+import { diff, setDiff } from '../runs/diff.js';
+import { isPlanned, matchTarget } from '../runs/reconcile.js';
 import type { CloneContext } from './context.js';
 import { ensureModule, moduleEnabled } from './modules.js';
 

@@ -1,5 +1,5 @@
-import { diff } from '../diff.js';
-import { isPlanned } from '../reconcile.js';
+import { diff } from '../runs/diff.js';
+import { isPlanned } from '../runs/reconcile.js';
 import { pick, topKeys, type CloneContext } from './context.js';
 
 // Step `settings`: the hub settings (devices, applications, localization, virtual staging,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { plainItem, type FolderInfo, type PlainItem, type RepositoryInfo } from '../content-files.js';
+import { plainItem, type FolderInfo, type PlainItem, type RepositoryInfo } from '../files/content-files.js';
 import { readSelection } from '../export.js';
 import type { ImportSource, ItemRef } from '../import.js';
 import { refReader } from '../sources.js';

@@ -1,5 +1,5 @@
 import { hubRepositoryList, hubTypes, syncCachedSchema, syncType, type HubRepository, type HubType } from '../content-model.js';
-import { isPlanned, matchTarget } from '../reconcile.js';
+import { isPlanned, matchTarget } from '../runs/reconcile.js';
 import type { CloneContext } from './context.js';
 
 // Step `types`: every content type (archived ones too) by schema URI, with its settings, and its

@@ -1,6 +1,6 @@
-import type { FieldChange } from '../diff.js';
-import { diff } from '../diff.js';
-import { matchTarget } from '../reconcile.js';
+import type { FieldChange } from '../runs/diff.js';
+import { diff } from '../runs/diff.js';
+import { matchTarget } from '../runs/reconcile.js';
 import { pick, topKeys, type CloneContext } from './context.js';
 
 // Step `webhooks`: each webhook by label. New ones are created inactive unless --webhooks active

@@ -1,4 +1,4 @@
-import { matchTarget } from '../reconcile.js';
+import { matchTarget } from '../runs/reconcile.js';
 import { pick, type CloneContext } from './context.js';
 
 // Step `workflow-states`: each state by label and colour.

@@ -1,4 +1,4 @@
-// What other families use of bulk-jobs: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of bulk-jobs, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { renderBulkJob } from './render.js';
 export { bulkJobs } from './store.js';

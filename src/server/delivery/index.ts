@@ -1,5 +1,5 @@
-// What other families use of delivery: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of delivery, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { stagingHub } from './host.js';
 export { IRI_BASE } from './iri.js';
 export { queryResult } from './jsonld.js';

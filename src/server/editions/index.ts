@@ -1,5 +1,5 @@
-// What other families use of editions: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of editions, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { editionPayload } from './lifecycle.js';
 export { loadEdition } from './load.js';
 export { editionSlotAssociations, plannedVersion } from './planning.js';

@@ -1,5 +1,5 @@
-// What other families use of events: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of events, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { loadEvent } from './load.js';
 export { checkWindow, definedFields, refuseArchived } from './rules.js';
 export { type CmsEvent, events } from './store.js';

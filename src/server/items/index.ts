@@ -1,5 +1,5 @@
-// What other families use of items: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of items, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { loadItem } from './load.js';
 export { changeStatus, copyItem, setWorkflow, updateItem } from './operations.js';
 export { renderItem } from './render.js';

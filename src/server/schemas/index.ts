@@ -1,5 +1,5 @@
-// What other families use of schemas: written by `node scripts/restructure.mjs --indexes`
-// from their imports. A family uses another only through its index.ts (test/unit/architecture.test.ts).
+// What other families use of schemas, kept by hand: exactly the names they import.
+// A family uses another only through its index.ts (test/unit/architecture.test.ts).
 export { SchemaDocumentError, compile, validate } from './json-schema.js';
 export { effectiveSchema } from './rules.js';
 export { type ContentTypeSchema, findSchemaDocument, hubStatusFilter, schemaByUri } from './store.js';

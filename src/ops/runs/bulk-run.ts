@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Context } from '../cli/context.js';
-import type { OptionSpec } from '../cli/define.js';
-import { ApiError, CliError, PartialFailure, UsageError } from '../core/errors.js';
-import { failing, item, text, type Output } from '../output/result.js';
-import { afterWrite, beforeWrite } from '../core/kill-switch.js';
+import type { Context } from '../../cli/context.js';
+import type { OptionSpec } from '../../cli/define.js';
+import { ApiError, CliError, PartialFailure, UsageError } from '../../core/errors.js';
+import { failing, item, text, type Output } from '../../output/result.js';
+import { afterWrite, beforeWrite } from '../../core/kill-switch.js';
 import { Journal, type DoneStep, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
 import { resolvePending, type Probe } from './resolve.js';

@@ -1,5 +1,5 @@
-import type { IO } from '../cli/io.js';
-import { visible } from '../output/visible.js';
+import type { IO } from '../../cli/io.js';
+import { visible } from '../../output/visible.js';
 
 /**
  * Progress of a bulk run, on stderr: a bar on a terminal (done/total, rate, ETA, failures),

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
-import type { ApiClient, RetryInfo } from '../core/client.js';
-import { sleep } from '../core/retry.js';
+import type { ApiClient, RetryInfo } from '../../core/client.js';
+import { sleep } from '../../core/retry.js';
 
 /** Without --concurrency: where a run starts, and how far the governor may let it grow. */
 export const START_CONCURRENCY = 8;

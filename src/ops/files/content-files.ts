@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, sep } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { FileProblem, SafeDir, isSafeId, type SkippedFiles } from './safe-files.js';
 
 // The layout of an export directory, shared by `cms item export` (writes it) and

@@ -1,9 +1,9 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { CliError } from '../core/errors.js';
+import { CliError } from '../../core/errors.js';
 import type { RunTarget } from './journal.js';
-import { targetKey } from './mapping.js';
+import { targetKey } from '../files/mapping.js';
 
 /**
  * One writing run per target hub at a time: <data dir>/locks/<target>.lock, created exclusively,

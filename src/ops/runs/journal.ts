@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { UsageError, NotFound } from '../core/errors.js';
+import { UsageError, NotFound } from '../../core/errors.js';
 
 /**
  * The journal of a mutating run, under <data dir>/runs/<run id>/: meta.json and journal.ndjson.

@@ -1,7 +1,7 @@
 import type { BulkRun, Place, PlanRow } from './bulk-run.js';
 import { formatChange, type FieldChange } from './diff.js';
 import type { StepAction } from './journal.js';
-import type { IdMapping } from './mapping.js';
+import type { IdMapping } from '../files/mapping.js';
 
 // Declarative writes of whole resources (hub clone, schema/type apply): each unit compares the
 // wanted state with the target's resource and creates it, updates it with the differences, or

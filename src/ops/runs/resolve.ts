@@ -1,5 +1,5 @@
-import type { ApiClient } from '../core/client.js';
-import { ApiError } from '../core/errors.js';
+import type { ApiClient } from '../../core/client.js';
+import { ApiError } from '../../core/errors.js';
 import type { IntentEntry, Journal, ReplayableRequest, StepEntry } from './journal.js';
 
 // After a kill, a run's journal may hold writes it meant to make without their results: the

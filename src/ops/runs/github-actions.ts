@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { IO } from '../cli/io.js';
-import { visible } from '../output/visible.js';
+import type { IO } from '../../cli/io.js';
+import { visible } from '../../output/visible.js';
 
 // CI conventions: under GitHub Actions (GITHUB_ACTIONS=true) a run that found files at fault (a
 // drift check, a bulk run with failures) says so where people look: one `::error` workflow

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { CliError, UsageError } from '../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
 
 // Files in a directory someone else may have prepared (an export or content model kept in git,
 // written by anyone who can open a pull request): every path stays inside the directory, reads

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { openAppend, type RunTarget } from './journal.js';
+import { openAppend, type RunTarget } from '../runs/journal.js';
 
 /**
  * Source id -> target id of what bulk runs created in a target hub. Import keeps one file per

@@ -1,4 +1,4 @@
-import { canonicalJson } from './content-files.js';
+import { canonicalJson } from '../files/content-files.js';
 
 // A readable difference between two JSON values, for plans (`schema apply --dry-run`, `hub clone
 // --dry-run`): one line per changed path, e.g. `~ body.properties.title.maxLength: 100 → 200`.
