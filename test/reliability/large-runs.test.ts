@@ -58,9 +58,15 @@ describe('runs with more items than a call has room for arguments', () => {
     const res = await home.run(['item', 'import', dir, '--hub', 'large', '--dry-run', '--progress', 'none'], { nodeArgs: SMALL_STACK, timeout: 110_000 });
     expect(res.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
     expect(res.exitCode, res.stderr).toBe(0);
+    // Piped: the plan as rows, one per item.
     const lines = res.stdout.split('\n');
-    expect(lines.filter((l) => /^create\s+item\s+e0/.test(l))).toHaveLength(ITEMS);
-    expect(res.stdout).toMatch(/created\s+20000/);
+    expect(lines.filter((l) => /^create\titem\te0/.test(l))).toHaveLength(ITEMS);
+    // On a terminal: the plan table and the summary, every width folded item by item.
+    const tty = await home.run(['item', 'import', dir, '--hub', 'large', '--dry-run', '--progress', 'none'], { nodeArgs: SMALL_STACK, timeout: 110_000, env: { CMS_FORCE_TTY: '100' } });
+    expect(tty.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
+    expect(tty.exitCode, tty.stderr).toBe(0);
+    expect(tty.stdout.split('\n').filter((l) => /^create\s+item\s+e0/.test(l))).toHaveLength(ITEMS);
+    expect(tty.stdout).toMatch(/created\s+20000/);
   });
 
   it(`an import of ${ITEMS.toLocaleString('en-US')} items, then a dry-run clone of the hub, on the same small stack`, { timeout: 240_000 }, async () => {
@@ -69,7 +75,8 @@ describe('runs with more items than a call has room for arguments', () => {
     expect(imported.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
     expect(imported.exitCode, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ created: ITEMS, failed: 0 });
-    const clone = await home.run(['hub', 'clone', '--from', 'sandbox:large', '--to', 'sandbox:large-copy', '--dry-run', '--progress', 'none'], { nodeArgs: SMALL_STACK, timeout: 200_000 });
+    const clone = await home.run(['hub', 'clone', '--from', 'sandbox:large', '--to', 'sandbox:large-copy', '--dry-run', '--progress', 'none'], { nodeArgs: SMALL_STACK, timeout: 200_000, env: { CMS_FORCE_TTY: '100' } });
+    // On a terminal: the human report, a line per step (piped, the same as rows).
     expect(clone.stdout + clone.stderr).not.toMatch(/Maximum call stack|RangeError|unexpected failure/);
     expect(clone.exitCode, clone.stdout + clone.stderr).toBe(0);
     expect(clone.stdout).toMatch(new RegExp(`^items\\s+${ITEMS}\\s`, 'm'));
