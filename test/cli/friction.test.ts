@@ -355,7 +355,8 @@ describe('piped plans and summaries', () => {
     const rows = importPlan.stdout.split('\n').filter(Boolean);
     expect(rows.length).toBeGreaterThan(0);
     expect(importPlan.stdout).not.toMatch(/ACTION|Dry run|WOULD/);
-    for (const row of rows) expect(row.split('\t')).toHaveLength(6);
+    // action, resource, source id, label, repository, folder, and an update's target id and label.
+    for (const row of rows) expect(row.split('\t')).toHaveLength(8);
     const summary = await cms(['item', 'import', exported, '--repo', 'content']);
     expect(summary.exitCode, summary.stderr).toBe(0);
     expect(summary.stdout).not.toMatch(/RESULT|COUNT|Run /);

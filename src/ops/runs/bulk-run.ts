@@ -319,7 +319,8 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
  * label, repository, folder), else the counts (name, count); each failure goes to stderr.
  */
 function pipedSummary(summary: Record<string, unknown>, plan: PlanRow[]): string {
-  if (summary.dryRun) return tsv(plan.map((p) => [p.action, p.resource, p.sourceId, p.label, p.repository, p.folder]));
+  // The last two columns name what an update would overwrite (a mapping may choose another item than the source's), empty otherwise.
+  if (summary.dryRun) return tsv(plan.map((p) => [p.action, p.resource, p.sourceId, p.label, p.repository, p.folder, p.targetLabel === undefined ? '' : p.targetId, p.targetLabel]));
   return tsv(Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number'));
 }
 

@@ -54,8 +54,9 @@ export function failureLines(failures: readonly Failure[]): string[] {
  * tab, a line break or another control character (each becomes a space).
  */
 export function tsv(rows: readonly (readonly unknown[])[]): string {
-  // eslint-disable-next-line no-control-regex
-  const cell = (v: unknown) => String(v ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  // Only what would break the row (tabs, line breaks) becomes a space; every other control
+  // character is escaped visibly by the output chokepoint (src/cli/io.ts), as in any table.
+  const cell = (v: unknown) => String(v ?? '').replace(/[\t\n\r\u2028\u2029]/g, ' ');
   let out = '';
   for (const r of rows) out += `${r.map(cell).join('\t')}\n`;
   return out;
