@@ -74,7 +74,11 @@ const NETWORK_WORDS: Record<string, string> = {
   UND_ERR_CLOSED: 'connection closed',
   UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
   UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  TimeoutError: 'timed out',
 };
+
+/** A network error code in words with the code kept for searching (`connection refused (ECONNREFUSED)`), or undefined for an unknown code. */
+export const networkErrorWords = (code: string): string | undefined => (Object.hasOwn(NETWORK_WORDS, code) ? `${NETWORK_WORDS[code]} (${code})` : undefined);
 
 /**
  * A network failure in words (`connection refused (ECONNREFUSED)`), never the TLS library's raw
@@ -89,7 +93,8 @@ export function describeNetworkError(err: unknown, url?: string): string {
     return `the TLS handshake failed: the server does not speak https${plain}`;
   }
   if (/certificate|CERT_|self.signed/i.test(`${code ?? ''} ${text}`)) return `its TLS certificate was refused (${code ?? 'certificate'})`;
-  if (code && NETWORK_WORDS[code]) return `${NETWORK_WORDS[code]} (${code})`;
+  const words = code ? networkErrorWords(code) : undefined;
+  if (words) return words;
   // Anything else: the first line only, and no longer than a line.
   return (code ?? e?.cause?.message ?? e?.message ?? String(err)).split('\n')[0]!.slice(0, 200);
 }

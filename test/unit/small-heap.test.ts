@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // sizeHeapFor changes V8's settings for the rest of the process, so each case runs in a process
 // of its own, on the built module (the suite's setup builds dist/).
-const MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'ops', 'small-heap.js')).href;
+const MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'ops', 'runs', 'small-heap.js')).href;
 
 function run(script: string): Record<string, number | string> {
   const res = spawnSync(process.execPath, ['--input-type=module', '-e', `import { sizeHeapFor, LARGE_RUN } from ${JSON.stringify(MODULE)};\n${script}`], { encoding: 'utf8' });

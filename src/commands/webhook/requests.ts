@@ -2,6 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { watchList, watchOptions, type WatchFlags } from '../../cli/watch.js';
 import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { col, list } from '../../output/result.js';
+import { networkErrorWords } from '../../core/retry.js';
 
 export default defineCommand<{ hub?: string; limit: number } & WatchFlags>({
   summary: 'List the delivery attempts of a webhook, newest first',
@@ -30,18 +31,5 @@ interface Attempt {
 /** The service records an unreachable receiver as result 500 with no status: say what happened. */
 const resultOf = (r: Attempt) => (r.responseStatus === null || r.responseStatus === undefined ? 'network error' : r.result);
 
-/** Network error codes in words, the code kept for searching. */
-const NETWORK_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ETIMEDOUT: 'timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
-  UND_ERR_SOCKET: 'connection closed',
-  TimeoutError: 'timed out',
-};
-
-const errorOf = (r: Attempt) => (r.error && NETWORK_ERRORS[r.error] ? `${NETWORK_ERRORS[r.error]} (${r.error})` : r.error);
+/** A receiver's network error code in words, as the CLI says its own (core/retry.ts). */
+const errorOf = (r: Attempt) => (r.error ? (networkErrorWords(r.error) ?? r.error) : r.error);
