@@ -83,7 +83,8 @@ describe(`a ${N}-item import under 10% 429s and 5% 503s`, () => {
 
   it('finishes with every item present exactly once, links between the copies, and the faults survived', async () => {
     const run = await home.run(['--profile', 'faulty', 'item', 'import', dir, '-o', 'json'], { timeout: 300_000 });
-    expect(run.exitCode, run.stderr).toBe(0);
+    // On failure, the run's own list of failed items (stdout, -o json) says why.
+    expect(run.exitCode, `${run.stderr}\n${run.stdout.slice(0, 4000)}`).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ created: N, failed: 0 });
 
     // Every item once, read back page by page (through the faults).
