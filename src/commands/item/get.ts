@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { ITEM_COLUMNS, fetchItem } from './_shared.js';
+import { ITEM_COLUMNS, fetchItem, labelOne } from './_shared.js';
 import { itemHubId } from '../../ops/item-hub.js';
 
 export default defineCommand<{ hub?: string; version?: number; key?: string; delivered?: boolean; depth: string; format: string }>({
@@ -40,9 +40,9 @@ export default defineCommand<{ hub?: string; version?: number; key?: string; del
     }
     if (opts.key) {
       const hubId = await ctx.hubId(opts.hub, client);
-      return item(await client.get(`/hubs/${hubId}/content-items/delivery-key`, { query: { key: opts.key } }), ITEM_COLUMNS);
+      return item(await labelOne(ctx, client, await client.get(`/hubs/${hubId}/content-items/delivery-key`, { query: { key: opts.key } })), ITEM_COLUMNS);
     }
     if (!args.item) throw new UsageError('Name the item: cms item get <id>, or find it with --key <deliveryKey>.');
-    return item(await fetchItem(client, args.item, opts.version), ITEM_COLUMNS);
+    return item(await labelOne(ctx, client, await fetchItem(client, args.item, opts.version)), ITEM_COLUMNS);
   },
 });
