@@ -3,7 +3,7 @@ import { rewriteLinks } from '../core/content-links.js';
 import { linkedGraph } from './graph.js';
 import { publishEntries } from '../editions/index.js';
 import { slotSnapshotIds } from '../editions/index.js';
-import { itemVersion, items, type ContentItem } from '../items/index.js';
+import { isDelivered, itemVersion, items, type ContentItem } from '../items/index.js';
 import { snapshots } from '../snapshots/index.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
 
@@ -42,8 +42,7 @@ function delivered(item: ContentItem, body: ContentItem['body']): Delivered {
 
 /** The item at the version its last publish made live; undefined when it is not delivered. */
 export function publishedVersion(db: Db, item: ContentItem): ContentItem | undefined {
-  if (item.status !== 'ACTIVE' || item.lastPublishedVersion === undefined) return undefined;
-  if (item.publishingStatus !== 'LATEST' && item.publishingStatus !== 'EARLY') return undefined;
+  if (!isDelivered(item)) return undefined;
   if (item.lastPublishedVersion === item.version) return item;
   const version = itemVersion(db, item.id, item.lastPublishedVersion);
   return version && { ...version, hubId: item.hubId };
@@ -104,7 +103,9 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
   if (live) {
     const edition = editionView(db, live, fallback);
     resolve = edition.resolve;
-    root = delivered(item, edition.body);
+    // The slot's own key as the view has it: on the published side, its published version's.
+    const keyed = view === 'latest' ? item : (publishedVersion(db, item) ?? { ...item, deliveryKey: null });
+    root = delivered(keyed, edition.body);
   } else {
     const shown = view === 'latest' ? item : publishedVersion(db, item);
     if (!shown) return null;

@@ -1,7 +1,7 @@
 import type { Reply, RequestContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { hubs, type Hub } from '../hubs/index.js';
-import { items, type ContentItem } from '../items/index.js';
+import { itemByPublishedKey, items, type ContentItem } from '../items/index.js';
 import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } from './cd2.js';
 import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
 import { stagingHub } from './host.js';
@@ -104,8 +104,11 @@ const DELIVERY_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 
 function byKeyItem(ctx: RequestContext, s: Scope, key: string, params: DeliveryParams): ItemResponse | null {
   if (key.length > 150 || !DELIVERY_KEY.test(key)) return null;
-  const found = deliver(ctx, s, items(ctx.db).find({ where: 'hub_id = ? AND delivery_key = ?', params: [s.hub.id, key] }), params);
-  // The key of the version delivered, not only the latest one's.
+  // Published: the key of the published version (a key moved in a draft is not delivered until
+  // published); latest: the item's current key. Both are index lookups.
+  const holder = s.view === 'published' ? itemByPublishedKey(ctx.db, s.hub.id, key) : items(ctx.db).find({ where: 'hub_id = ? AND delivery_key = ?', params: [s.hub.id, key] });
+  const found = deliver(ctx, s, holder, params);
+  // The key of the root as delivered (a slot showing an edition keeps its own key).
   return found && (found.content._meta as { deliveryKey?: string }).deliveryKey === key ? found : null;
 }
 

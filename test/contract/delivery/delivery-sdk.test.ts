@@ -149,6 +149,47 @@ describe('Content Delivery 2: published versions', () => {
     expect(shallow.body).toEqual({ content: { _meta: { schema: setup.uri, deliveryKey: key, deliveryId: root.id }, title: 'Home v1', links: [contentLink(leaf.id, setup.uri)] } });
   });
 
+  it('a delivery key changed after publishing: CD2 serves the published key until the change is published; staging the latest key', async () => {
+    const oldKey = `keys/${unique('old')}`;
+    const newKey = `keys/${unique('new')}`;
+    const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Keyed v1' }, { deliveryKey: oldKey }) });
+    await publish(item.id);
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any).title).toBe('Keyed v1');
+
+    // The key moves in a draft (through the delivery-key endpoint, as the management SDK does).
+    const current = (await api.get(`/content-items/${item.id}`)).body;
+    expect((await api.patch(`/content-items/${item.id}/delivery-key`, { deliveryKey: newKey, version: current.version })).status).toBe(200);
+    await edit(item.id, { title: 'Keyed v2 (draft)' });
+    // CD2 (published): still under the old key, with the published body and key; the new key is not served yet.
+    const published = (await cd2().getContentItemByKey(oldKey)).toJSON() as any;
+    expect(published).toMatchObject({ title: 'Keyed v1', _meta: { deliveryId: item.id, deliveryKey: oldKey } });
+    expect((await rejection(cd2().getContentItemByKey(newKey))).name).toBe('CONTENT_NOT_FOUND');
+    const fetched = await cd2().getContentItemsByKey([newKey, oldKey]);
+    expect(fetched.responses.map((r: any) => r.content?._meta.deliveryKey ?? r.error.type)).toEqual(['CONTENT_NOT_FOUND', oldKey]);
+    // Staging (latest): under the new key only.
+    const hostname = `${unique('keys')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const latest = await raw('GET', `/content/key/${newKey}`, hostname);
+    expect(latest.status, latest.text).toBe(200);
+    expect(latest.json().content).toMatchObject({ title: 'Keyed v2 (draft)', _meta: { deliveryKey: newKey } });
+    expect((await raw('GET', `/content/key/${oldKey}`, hostname)).status).toBe(404);
+
+    // Another item takes the freed old key in a draft: CD2 keeps serving the published holder until it publishes.
+    const taker = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Taker' }, { deliveryKey: oldKey }) });
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(item.id);
+    expect((await raw('GET', `/content/key/${oldKey}`, hostname)).json().content._meta.deliveryId).toBe(taker.id);
+    await publish(taker.id);
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(taker.id);
+
+    // Publishing the first item moves its CD2 key.
+    await publish(item.id);
+    expect(((await cd2().getContentItemByKey(newKey)).toJSON() as any)).toMatchObject({ title: 'Keyed v2 (draft)', _meta: { deliveryId: item.id } });
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(taker.id);
+    // Unpublished: the key is not served by CD2 any more.
+    expect((await api.post(`/content-items/${item.id}/unpublish`, {})).status).toBe(204);
+    expect((await rejection(cd2().getContentItemByKey(newKey))).name).toBe('CONTENT_NOT_FOUND');
+  });
+
   it('an unpublished item is 404 (CONTENT_NOT_FOUND as the SDK reads it); unknown ids and keys too', async () => {
     const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Soon gone' }) });
     await publish(item.id);
