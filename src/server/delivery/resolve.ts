@@ -48,12 +48,24 @@ export function publishedVersion(db: Db, item: ContentItem): ContentItem | undef
   return version && { ...version, hubId: item.hubId };
 }
 
+/** Item versions a preview of a snapshot shows (item id to version); the other items are as the view has them. */
+export type Pins = ReadonlyMap<string, number>;
+
+/** An item as the view shows it: the published version, or the latest (or the pinned one of a snapshot preview). */
+function shownVersion(db: Db, item: ContentItem, view: DeliveryView, pins?: Pins): ContentItem | undefined {
+  if (view === 'published') return publishedVersion(db, item);
+  const pinned = pins?.get(item.id);
+  if (pinned === undefined || pinned === item.version) return item;
+  const at = itemVersion(db, item.id, pinned);
+  return at && { ...at, hubId: item.hubId };
+}
+
 /** An item of the view by id (active; published for `published`). */
-function viewResolver(db: Db, view: DeliveryView): Resolve {
+function viewResolver(db: Db, view: DeliveryView, pins?: Pins): Resolve {
   return (id) => {
     const item = items(db).get(id);
     if (!item || item.status !== 'ACTIVE') return undefined;
-    return view === 'latest' ? item : publishedVersion(db, item);
+    return shownVersion(db, item, view, pins);
   };
 }
 
@@ -94,9 +106,9 @@ function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Ma
  * What delivery serves for an item (or slot) at `atMs` in a view; null when the item is not
  * delivered there. `linked: false` skips the linked items (depth root).
  */
-export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true): StagedContent | null {
+export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true, pins?: Pins): StagedContent | null {
   if (item.status !== 'ACTIVE') return null;
-  const fallback = viewResolver(db, view);
+  const fallback = viewResolver(db, view, pins);
   const live = liveEditionSlot(db, item.id, atMs);
   let root: Delivered;
   let resolve = fallback;
@@ -107,7 +119,7 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
     const keyed = view === 'latest' ? item : (publishedVersion(db, item) ?? { ...item, deliveryKey: null });
     root = delivered(keyed, edition.body);
   } else {
-    const shown = view === 'latest' ? item : publishedVersion(db, item);
+    const shown = shownVersion(db, item, view, pins);
     if (!shown) return null;
     root = delivered(shown, shown.body);
   }
@@ -116,7 +128,7 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
   return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes) : new Map(), sizes, ...(edition ? { edition } : {}) };
 }
 
-/** What staging serves for an item (or slot) at `atMs`: the latest versions. */
-export function stagedContent(db: Db, item: ContentItem, atMs: number): StagedContent {
-  return deliveredContent(db, item, atMs, 'latest')!;
+/** What staging serves for an item (or slot) at `atMs`: the latest versions (a snapshot preview's pinned ones). */
+export function stagedContent(db: Db, item: ContentItem, atMs: number, pins?: Pins): StagedContent {
+  return deliveredContent(db, item, atMs, 'latest', true, pins)!;
 }

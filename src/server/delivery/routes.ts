@@ -4,9 +4,11 @@ import { hubs, type Hub } from '../hubs/index.js';
 import { itemByPublishedKey, items, type ContentItem } from '../items/index.js';
 import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } from './cd2.js';
 import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
-import { stagingHub } from './host.js';
+import { hubOfHost, parsePreview, previewDomain, stagingHub } from './host.js';
+import { stagingViewPoint, type ViewPoint } from './preview.js';
 import { deliveredContent, type DeliveryView } from './resolve.js';
 import { editionSlots } from '../editions/index.js';
+import { snapshots } from '../snapshots/index.js';
 
 // Content Delivery 2, as the vendor's delivery SDK (hubName mode) calls it: GET content/id/{id},
 // GET content/key/{key}, POST content/filter, POST content/fetch. Public like the hosted API (no
@@ -68,6 +70,8 @@ function cachedGet(ctx: RequestContext, key: string, compute: () => ItemResponse
 interface Scope {
   hub: Hub;
   view: DeliveryView;
+  /** On a staging host: the time and pinned versions it shows (a preview domain's, or now). */
+  point?: ViewPoint;
 }
 
 function scope(ctx: RequestContext): Scope {
@@ -79,7 +83,7 @@ function scope(ctx: RequestContext): Scope {
   }
   const hub = stagingHub(ctx.db, ctx.url);
   if (!hub) throw new DeliveryError(404, 'HUB_NOT_FOUND', `Content Delivery 2 answers at ${ctx.origin}/cdn/<hub name> (published) or on a hub's staging hostname (latest)`);
-  return { hub, view: 'latest' };
+  return { hub, view: 'latest', point: stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id) };
 }
 
 /** Runs a delivery handler; a graph over its limits (graph.ts) is answered in the delivery error shape. */
@@ -96,7 +100,7 @@ function delivering(handler: (ctx: RequestContext) => Reply) {
 
 function deliver(ctx: RequestContext, s: Scope, item: ContentItem | undefined, params: DeliveryParams): ItemResponse | null {
   if (!item || item.hubId !== s.hub.id) return null;
-  const staged = deliveredContent(ctx.db, item, ctx.now(), s.view, params.depth === 'all');
+  const staged = deliveredContent(ctx.db, item, s.point?.atMs ?? ctx.now(), s.view, params.depth === 'all', s.point?.pins);
   return staged && itemResponse(staged, params);
 }
 
@@ -279,3 +283,32 @@ export const filter = delivering((ctx) => {
   const next = offset + size < matched.length ? encodeCursor(offset + size) : undefined;
   return answer({ responses, page: { responseCount: responses.length, ...(next ? { nextCursor: next } : {}) } });
 });
+
+const MAX_TIMESTAMP = 8.64e15;
+
+/**
+ * GET /domain/{staging hostname}?timestamp=<ms>&snapshotId=<id>: the virtual staging API the
+ * vendor's StagingEnvironmentFactory.generateDomain calls (its `baseUrl` set to the sandbox's
+ * origin). Answers, as text, a preview domain of the hostname (host.ts previewDomain) that the
+ * sandbox serves like the hostname, at that time and/or with that snapshot's versions.
+ */
+export function domain(ctx: RequestContext): Reply {
+  const hostname = ctx.params.host!.toLowerCase();
+  const hub = parsePreview(hostname) ? undefined : hubOfHost(ctx.db, hostname);
+  if (!hub) throw new DeliveryError(404, 'NOT_FOUND', `No hub has the staging environment ${hostname.slice(0, 200)}`, { stagingEnvironment: hostname.slice(0, 200) });
+  const rawTime = ctx.query.get('timestamp');
+  const snapshotId = ctx.query.get('snapshotId') ?? undefined;
+  if (rawTime === null && snapshotId === undefined) throw invalidParameter('Give timestamp (milliseconds since the epoch) or snapshotId, or both');
+  let at: number | undefined;
+  if (rawTime !== null) {
+    at = /^\d{1,16}$/.test(rawTime) ? Number(rawTime) : NaN;
+    if (!(at <= MAX_TIMESTAMP)) throw invalidParameter('timestamp must be milliseconds since the epoch', { parameter: 'timestamp', value: rawTime.slice(0, 64) });
+  }
+  if (snapshotId !== undefined) {
+    if (!/^[0-9a-f]{24}$/.test(snapshotId)) throw invalidParameter('snapshotId is not a snapshot id', { parameter: 'snapshotId', value: snapshotId.slice(0, 64) });
+    const snapshot = snapshots(ctx.db).get(snapshotId);
+    if (!snapshot || snapshot.hubId !== hub.id) throw new DeliveryError(404, 'NOT_FOUND', `No snapshot ${snapshotId} in the hub of ${hostname}`, { snapshotId });
+  }
+  return { status: 200, raw: { contentType: 'text/plain; charset=utf-8', text: previewDomain(hostname, { ...(at !== undefined ? { at } : {}), ...(snapshotId !== undefined ? { snapshotId } : {}) }) } };
+}
+

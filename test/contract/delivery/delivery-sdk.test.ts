@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentClient } from 'dc-delivery-sdk-js';
+import axios, { type AxiosAdapter } from 'axios';
+import { ContentClient, StagingEnvironmentFactory } from 'dc-delivery-sdk-js';
 import { Api, createHub, unique, startServer, type TestServer } from '../../helpers/server.js';
 import { SCHEMA_HOST, contentLink, createItem, enableDeliveryKeys, itemBody } from '../../helpers/content.js';
 import { assignSlots, createEvent, createSlot, fillSlot, sandboxNow, slotContent, slotSetup, snapshotOf, type SlotSetup } from '../../helpers/editions.js';
@@ -335,3 +336,81 @@ describe('the hub staging hostname (latest versions)', () => {
     expect((await api.get(`${srv.url}/content/id/${item.id}`, { token: null })).status).toBe(404);
   });
 });
+
+/**
+ * The SDK's own HTTP adapter, sent to the served sandbox with the Host the SDK addresses: the SDK
+ * calls https://<staging host>/..., which a site under development puts behind a TLS proxy.
+ */
+const viaSandbox = (): AxiosAdapter => {
+  const http = axios.getAdapter('http');
+  return (config) => http({ ...config, baseURL: srv.url, headers: { ...config.headers, Host: new URL(config.baseURL!).host } as never });
+};
+
+describe('previewing staging at a time or a snapshot (StagingEnvironmentFactory.generateDomain)', () => {
+  it('a domain for a timestamp serves the hub as it will be then: an edition scheduled for later is live on its slot; the plain host shows now', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const hero = await createItem(api, setup.repoId, setup.uri, { label: 'Future hero', body: itemBody(setup.uri, { title: 'Summer sale' }) });
+    const snapshot = await snapshotOf(api, setup.hubId, hero.id);
+    const slot = await createSlot(api, setup, 'Previewed slot');
+    const now = await sandboxNow(api);
+    const edition = (await api.post(`/events/${(await createEvent(api, setup.hubId)).id}/editions`, { name: unique('summer'), start: new Date(now + 3 * HOUR).toISOString(), end: new Date(now + 6 * HOUR).toISOString() })).body;
+    const [editionSlot] = await assignSlots(api, edition.id, [slot.id]);
+    await fillSlot(api, edition.id, editionSlot.id, slotContent(setup, snapshot.id));
+    await schedule(api, (await api.get(`/editions/${edition.id}`)).body);
+
+    const at = now + 4 * HOUR;
+    const domain = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ timestamp: at });
+    const [first, ...rest] = hostname.split('.');
+    // The form the vendor's own SDK tests show: <label>-gvzrfgnzc-<ms>.<rest> (gvzrfgnzc: "timestamp" in ROT13).
+    expect(domain).toBe(`${first}-gvzrfgnzc-${at}.${rest.join('.')}`);
+
+    const later = new ContentClient({ hubName, stagingEnvironment: domain, adaptor: viaSandbox() });
+    expect(((await later.getContentItemById(slot.id)).toJSON() as any).slot).toMatchObject({ title: 'Summer sale', _meta: { deliveryId: hero.id } });
+    const nowClient = new ContentClient({ hubName, stagingEnvironment: hostname, adaptor: viaSandbox() });
+    expect(JSON.stringify((await nowClient.getContentItemById(slot.id)).toJSON())).not.toContain('Summer sale');
+    // The staging query and rendering on the preview domain too (account = the staging store).
+    const cd1Later = new ContentClient({ account: 'staging', stagingEnvironment: domain, adaptor: viaSandbox() });
+    expect(((await cd1Later.getContentItemById(slot.id)).toJSON() as any).slot).toMatchObject({ title: 'Summer sale' });
+    const rendered = await raw('GET', `/v1/content/staging/content-item/${slot.id}?template=default`, domain);
+    expect(rendered.text).toContain('Summer sale');
+    expect(rendered.headers['x-amp-edition-id']).toBe(edition.id);
+    // Before the edition starts: the slot's own content.
+    const before = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ timestamp: now + 2 * HOUR });
+    expect(JSON.stringify((await new ContentClient({ hubName, stagingEnvironment: before, adaptor: viaSandbox() }).getContentItemById(slot.id)).toJSON())).not.toContain('Summer sale');
+  });
+
+  it('a domain for a snapshot serves its items at the snapshot versions, the rest latest', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const leaf = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Leaf at snapshot' }) });
+    const root = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Root at snapshot', links: [contentLink(leaf.id, setup.uri)] }) });
+    const snapshot = await snapshotOf(api, setup.hubId, root.id);
+    await edit(root.id, { title: 'Root edited later' });
+    await edit(leaf.id, { title: 'Leaf edited later' });
+    const outside = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Not in the snapshot' }) });
+
+    const domain = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ snapshotId: snapshot.id });
+    const pinned = new ContentClient({ hubName, stagingEnvironment: domain, adaptor: viaSandbox() });
+    expect((await pinned.getContentItemById(root.id)).toJSON()).toMatchObject({ title: 'Root at snapshot', links: [{ title: 'Leaf at snapshot' }] });
+    expect(((await pinned.getContentItemById(outside.id)).toJSON() as any).title).toBe('Not in the snapshot');
+    const latest = new ContentClient({ hubName, stagingEnvironment: hostname, adaptor: viaSandbox() });
+    expect((await latest.getContentItemById(root.id)).toJSON()).toMatchObject({ title: 'Root edited later', links: [{ title: 'Leaf edited later' }] });
+  });
+
+  it('bad requests: an unknown staging environment, no option, a malformed timestamp or snapshot; an unknown preview domain is not served', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const err = await rejection(new StagingEnvironmentFactory('nobody.staging.example.test', { baseUrl: srv.url }).generateDomain({ timestamp: Date.now() }));
+    expect(err.message).toContain('404');
+    for (const q of ['', '?timestamp=soon', '?timestamp=-1', '?snapshotId=x', `?snapshotId=${'0'.repeat(24)}`]) {
+      const res = await api.get(`/domain/${hostname}${q}`, { token: null });
+      expect([400, 404], q).toContain(res.status);
+    }
+    // A preview name of a host that is no hub's is not served.
+    const forged = await raw('GET', '/content/id/x', 'nobody-gvzrfgnzc-1.staging.example.test');
+    expect(forged.status).toBe(400);
+    expect(forged.json().errors[0].code).toBe('HOST_NOT_ALLOWED');
+  });
+});
+
