@@ -175,7 +175,11 @@ export const fetch = delivering((ctx) => {
 
 const MAX_FILTERS = 5;
 const DEFAULT_PAGE = 12;
-const MAX_PAGE = 50;
+/** The vendor SDK's FilterBy.page: "page size maximum of 12". */
+const MAX_PAGE = 12;
+/** The one lookup the vendor SDK sends (lookUpByHierarchyDeliveryKey): children of the node holding a delivery key. */
+const HIERARCHY_PARENT_KEY = 'HIERARCHY_PARENT_META_DELIVERY_KEY';
+const PARENT_PATH = '/_meta/hierarchy/parentId';
 
 type Scalar = string | number | boolean;
 const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
@@ -196,16 +200,29 @@ interface Filter {
   value: Scalar;
 }
 
-function filters(body: Record<string, unknown>): Filter[] {
+/**
+ * The filters of a body. A `{lookupBy: HIERARCHY_PARENT_META_DELIVERY_KEY, value: key}` becomes
+ * the filter on /_meta/hierarchy/parentId by the id of the item delivered under that key
+ * (`parentOf`); null when no item is (nothing matches then).
+ */
+function filters(body: Record<string, unknown>, parentOf: (key: string) => string | null): Filter[] | null {
   const list = body.filterBy;
-  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_FILTERS) throw invalidParameter(`filterBy must be an array of 1 to ${MAX_FILTERS} {"path", "value"} filters`);
-  return list.map((f, i) => {
+  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_FILTERS) throw invalidParameter(`filterBy must be an array of 1 to ${MAX_FILTERS} {"path", "value"} or {"lookupBy", "value"} filters`);
+  let none = false;
+  const out = list.map((f, i) => {
     const filter = f as { path?: unknown; value?: unknown; lookupBy?: unknown } | null;
-    if (filter?.lookupBy !== undefined) throw invalidParameter(`filterBy[${i}]: lookupBy is not served by the sandbox; filter by path`, { index: i });
+    if (filter?.lookupBy !== undefined) {
+      if (filter.lookupBy !== HIERARCHY_PARENT_KEY) throw invalidParameter(`filterBy[${i}].lookupBy must be ${HIERARCHY_PARENT_KEY}, not ${String(filter.lookupBy).slice(0, 64)}`, { index: i });
+      if (typeof filter.value !== 'string' || filter.path !== undefined) throw invalidParameter(`filterBy[${i}]: a lookup is {"lookupBy", "value": "<delivery key>"}`, { index: i });
+      const parentId = parentOf(filter.value);
+      if (parentId === null) none = true;
+      return { path: PARENT_PATH, value: parentId ?? '' };
+    }
     if (typeof filter?.path !== 'string' || !filter.path.startsWith('/') || filter.path.length > 256) throw invalidParameter(`filterBy[${i}].path must be a JSON pointer such as /_meta/schema`, { index: i });
     if (!isScalar(filter.value)) throw invalidParameter(`filterBy[${i}].value must be a string, number or boolean`, { index: i });
     return { path: filter.path, value: filter.value };
   });
+  return none ? null : out;
 }
 
 interface Sort {
@@ -258,10 +275,12 @@ function compare(a: unknown, b: unknown): number {
 export const filter = delivering((ctx) => {
   const s = scope(ctx);
   const body = jsonBody(ctx);
-  const wanted = filters(body);
+  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
+  const wanted = filters(body, (key) => (byKeyItem(ctx, s, key, root)?.content._meta as { deliveryId?: string } | undefined)?.deliveryId ?? null);
   const sort = sortOf(body);
   const { size, offset } = pageOf(body);
   const params = bodyParams(body);
+  if (!wanted) return answer({ responses: [], page: { responseCount: 0 } });
   // The content type filter narrows the rows read; every filter is then checked on the delivered body.
   const schema = wanted.find((f) => f.path === '/_meta/schema');
   const rows = items(ctx.db).all(
@@ -269,7 +288,6 @@ export const filter = delivering((ctx) => {
     [{ field: 'createdDate', dir: 'asc' }],
   );
   // Matched on the delivered root alone; the linked content is read only for the page answered.
-  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
   const matched: { item: ContentItem; content: Record<string, unknown> }[] = [];
   for (const item of rows) {
     const found = deliver(ctx, s, item, root);

@@ -242,6 +242,52 @@ describe('Content Delivery 2: published versions', () => {
     expect((fetched.responses[1] as any).error.data).toEqual({ deliveryId: made[4].id });
   });
 
+  it('the filter request builder in full: several filterBy clauses, sortBy with order, page size and cursor, parameters; hierarchy lookups', async () => {
+    const typeSetup = await slotSetup(api);
+    await enableDeliveryKeys(api, typeSetup.hubId);
+    const name = (await api.get(`/hubs/${typeSetup.hubId}`)).body.name;
+    const client = cd2(name);
+    const parent = await createItem(api, typeSetup.repoId, typeSetup.uri, { body: itemBody(typeSetup.uri, { title: 'Shelf' }, { deliveryKey: 'nav/shelf' }) });
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      const hierarchy = i < 4 ? { hierarchy: { parentId: parent.id, root: false } } : {};
+      made.push(await createItem(api, typeSetup.repoId, typeSetup.uri, { body: itemBody(typeSetup.uri, { title: `Book ${i}`, count: i % 2, links: i === 0 ? [contentLink(parent.id, typeSetup.uri)] : [] }, hierarchy) }));
+    }
+    for (const m of [parent, ...made]) await publish(m.id);
+
+    // Two clauses (both must match), sorted by a field descending, two to a page, linked format.
+    const first = await client.filterByContentType(typeSetup.uri).filterBy('/count', 0).sortBy('title', 'DESC').page(2).request({ depth: 'all', format: 'linked' });
+    expect(first.responses.map((r: any) => r.content.title)).toEqual(['Book 4', 'Book 2']);
+    expect(first.page).toMatchObject({ responseCount: 2, nextCursor: expect.any(String) });
+    const second = await first.page.next!();
+    expect(second.responses.map((r: any) => r.content.title)).toEqual(['Book 0']);
+    expect(second.responses[0]!.content.links).toEqual([contentLink(parent.id, typeSetup.uri)]);
+    expect(second.responses[0]!.linkedContent!.map((c: any) => c.title)).toEqual(['Shelf']);
+    // page(cursor) alone: the default size with that cursor.
+    const byCursor = await client.filterByContentType(typeSetup.uri).filterBy('/count', 0).sortBy('title', 'DESC').page(first.page.nextCursor!).request();
+    expect(byCursor.responses.map((r: any) => r.content.title)).toEqual(['Book 0']);
+    // depth root (inlined): links stay links.
+    const root = await client.filterBy('/title', 'Book 0').request({ depth: 'root', format: 'inlined' });
+    expect(root.responses[0]!.content.links).toEqual([contentLink(parent.id, typeSetup.uri)]);
+
+    // Children of a hierarchy node: by its id (filterByParentId) or by its delivery key (lookUpBy).
+    const byParent = await client.filterByParentId(parent.id).sortBy('title', 'ASC').request();
+    expect(byParent.responses.map((r: any) => r.content.title)).toEqual(['Book 0', 'Book 1', 'Book 2', 'Book 3']);
+    const byParentKey = await client.filterBy('/_meta/schema', typeSetup.uri).lookUpByHierarchyDeliveryKey('nav/shelf').sortBy('title', 'ASC').page(12).request();
+    expect(byParentKey.responses.map((r: any) => r.content.title)).toEqual(['Book 0', 'Book 1', 'Book 2', 'Book 3']);
+    expect((await client.lookUpByHierarchyDeliveryKey('nav/nothing-here').request()).responses).toEqual([]);
+
+    // The SDK's page size bound (12): 13 is refused in the delivery error shape.
+    const tooBig = await rejection(client.filterByContentType(typeSetup.uri).page(13).request());
+    expect(tooBig.name).toBe('HTTP_ERROR');
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.data.error.type).toBe('INVALID_PARAMETERS');
+    // A lookup the sandbox does not know: 400 naming it.
+    const unknown = await rejection(client.lookUpBy('SOMETHING_ELSE', 'x').request());
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toContain('SOMETHING_ELSE');
+  });
+
   it('bad input: malformed filter and fetch bodies, depth and format out of range are 400 in the delivery error shape', async () => {
     const post = (path: string, body: string) => api.post(`${srv.url}/cdn/${hubName}/content/${path}`, undefined, { token: null, raw: body, headers: { 'content-type': 'application/json' } });
     for (const body of ['{', '[]', '{}', '{"filterBy":[]}', '{"filterBy":[{"path":"title","value":1}]}', '{"filterBy":[{"path":"/title","value":{}}]}', '{"filterBy":[{"path":"/t","value":1}],"page":{"size":0}}', '{"filterBy":[{"path":"/t","value":1}],"page":{"cursor":"forged"}}', '{"filterBy":[{"path":"/t","value":1}],"parameters":{"depth":"deep"}}', '{"filterBy":[{"path":"/t","value":1}],"sortBy":{"key":"x","order":"UP"}}']) {
