@@ -118,6 +118,8 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
     // The slot's own key as the view has it: on the published side, its published version's.
     const keyed = view === 'latest' ? item : (publishedVersion(db, item) ?? { ...item, deliveryKey: null });
     root = delivered(keyed, edition.body);
+    // The edition that published what the slot shows, as the hosted service's _meta says it (the SDK's ContentMeta.edition).
+    root.json._meta.edition = { id: live.edition.id, start: live.edition.start, end: live.edition.end };
   } else {
     const shown = shownVersion(db, item, view, pins);
     if (!shown) return null;

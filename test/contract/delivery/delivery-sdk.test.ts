@@ -412,12 +412,21 @@ describe('previewing staging at a time or a snapshot (StagingEnvironmentFactory.
     expect(domain).toBe(`${first}-gvzrfgnzc-${at}.${rest.join('.')}`);
 
     const later = new ContentClient({ hubName, stagingEnvironment: domain, adaptor: viaSandbox() });
-    expect(((await later.getContentItemById(slot.id)).toJSON() as any).slot).toMatchObject({ title: 'Summer sale', _meta: { deliveryId: hero.id } });
+    const shown = await later.getContentItemById(slot.id);
+    expect((shown.toJSON() as any).slot).toMatchObject({ title: 'Summer sale', _meta: { deliveryId: hero.id } });
+    // The edition that put it there, in the slot's _meta (the SDK's ContentMeta.edition), since
+    // the X-Amp-Edition-* headers do not reach the SDK over Node (it reads them with capitals).
+    const scheduled = (await api.get(`/editions/${edition.id}`)).body;
+    expect(shown.body._meta.edition?.toJSON()).toEqual({ id: edition.id, start: scheduled.start, end: scheduled.end });
+    expect(shown.body._meta.edition?.getStartDate().getTime()).toBe(Date.parse(scheduled.start));
     const nowClient = new ContentClient({ hubName, stagingEnvironment: hostname, adaptor: viaSandbox() });
     expect(JSON.stringify((await nowClient.getContentItemById(slot.id)).toJSON())).not.toContain('Summer sale');
     // The staging query and rendering on the preview domain too (account = the staging store).
     const cd1Later = new ContentClient({ account: 'staging', stagingEnvironment: domain, adaptor: viaSandbox() });
     expect(((await cd1Later.getContentItemById(slot.id)).toJSON() as any).slot).toMatchObject({ title: 'Summer sale' });
+    const renderedBySdk = await cd1Later.renderContentItem(slot.id, 'default');
+    expect(renderedBySdk.body).toContain('Summer sale');
+    expect(renderedBySdk.edition).toBeUndefined();
     const rendered = await raw('GET', `/v1/content/staging/content-item/${slot.id}?template=default`, domain);
     expect(rendered.text).toContain('Summer sale');
     expect(rendered.headers['x-amp-edition-id']).toBe(edition.id);
