@@ -100,20 +100,24 @@ const HOSTED_API = /(^|\.)amplience\.net$/i;
 const HUB_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /**
- * Where Content Delivery 2 answers for a hub (no trailing slash; `/content/id/...` follows):
- * the connection's delivery URL with `{hubName}` filled in; else the hosted service's
- * `https://<hub>.cdn.content.amplience.net` (the vendor's delivery SDK's default host) when the API
- * is the hosted one; else `{API origin}/cdn/<hub>`, where a sandbox (embedded or served) serves it.
+ * The Content Delivery 2 URL of a connection, `{hubName}` standing for a hub's name: the
+ * connection's delivery URL; else the hosted service's `https://{hubName}.cdn.content.amplience.net`
+ * (the vendor's delivery SDK's default host) when the API is the hosted one; else
+ * `{API origin}/cdn/{hubName}`, where a sandbox (embedded or served) serves it.
  */
-export function deliveryBase(conn: Pick<Connection, 'apiUrl' | 'deliveryUrl'>, hubName: string): string {
-  const given = conn.deliveryUrl;
-  if (given) return (given.includes('{hubName}') ? given.replace(/\{hubName\}/g, encodeURIComponent(hubName)) : given).replace(/\/+$/, '');
+export function deliveryUrlTemplate(conn: Pick<Connection, 'apiUrl' | 'deliveryUrl'>): string {
+  if (conn.deliveryUrl) return conn.deliveryUrl.replace(/\/+$/, '');
   const api = new URL(conn.apiUrl);
-  if (HOSTED_API.test(api.hostname)) {
-    if (!HUB_LABEL.test(hubName)) throw new UsageError(`The hub name '${hubName.slice(0, 64)}' cannot be part of a delivery host name`, 'Set CMS_DELIVERY_URL to the delivery URL of the hub.');
-    return `https://${hubName.toLowerCase()}.cdn.content.amplience.net`;
-  }
-  return `${api.origin}/cdn/${encodeURIComponent(hubName)}`;
+  return HOSTED_API.test(api.hostname) ? 'https://{hubName}.cdn.content.amplience.net' : `${api.origin}/cdn/{hubName}`;
+}
+
+/** Where Content Delivery 2 answers for a hub (no trailing slash; `/content/id/...` follows). */
+export function deliveryBase(conn: Pick<Connection, 'apiUrl' | 'deliveryUrl'>, hubName: string): string {
+  const template = deliveryUrlTemplate(conn);
+  // In a host name the hub name must be a DNS label (it comes from the service); in a path it is encoded.
+  const inHost = /^https?:\/\/[^/]*\{hubName\}/i.test(template);
+  if (inHost && !HUB_LABEL.test(hubName)) throw new UsageError(`The hub name '${hubName.slice(0, 64)}' cannot be part of a delivery host name`, 'Set CMS_DELIVERY_URL to the delivery URL of the hub.');
+  return template.replace(/\{hubName\}/g, inHost ? hubName.toLowerCase() : encodeURIComponent(hubName));
 }
 
 /** A service URL must be http(s) with a host: refused before any connection (exit 2), naming where it came from. */

@@ -193,6 +193,15 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
       expect(moved.exitCode).toBe(1);
     });
 
+    it('cms profile show names the delivery URL in effect and where it came from', async () => {
+      const hosted = await home.json(['profile', 'show'], { env: { CMS_API_URL: 'https://api.amplience.net', CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' } });
+      expect(hosted.deliveryUrl).toBe('https://{hubName}.cdn.content.amplience.net');
+      expect(hosted.sources.deliveryUrl).toBe('default');
+      const given = await home.json(['profile', 'show'], { env: env() });
+      expect(given.deliveryUrl).toBe(`${originUrl}/hubs/{hubName}`);
+      expect(given.sources.deliveryUrl).toBe('env');
+    });
+
     it('a CMS_DELIVERY_URL that is not an http(s) URL is a usage error (exit 2)', async () => {
       const res = await home.run(['item', 'get', s.page.id, '--delivered'], { env: { ...env(), CMS_DELIVERY_URL: 'file:///etc/passwd' } });
       expect(res.exitCode).toBe(2);
