@@ -27,6 +27,12 @@ export interface RouteDef {
   staging?: boolean;
   /** A POST that only reads (a query in a body): served like a GET, outside any write transaction. */
   reads?: boolean;
+  /**
+   * A delivery route a site in a browser may read with CORS (`serve --cors-origin`, core/host.ts
+   * CorsPolicy): `published` (Content Delivery 2) for listed origins and `*`, `latest` (staging)
+   * for listed origins only. Honoured on public routes only.
+   */
+  cors?: 'published' | 'latest';
   /** Only the sandbox admin client may call it (the /__sandbox admin prefix). */
   sandboxAdmin?: boolean;
   /**
@@ -403,8 +409,9 @@ function integrationRoutes(): RouteDef[] {
  * with published versions, on the sandbox's own origin only. `reads`: a POST that only reads.
  */
 function virtualStagingRoutes(): RouteDef[] {
-  const staged: RouteOptions = { public: true, staging: true };
+  const staged: RouteOptions = { public: true, staging: true, cors: 'latest' };
   const cdn = '/cdn/:hubName/content';
+  const published: RouteOptions = { public: true, cors: 'published' };
   return [
     route('GET', '/v1/content/:store/content-item/:itemId', 'virtualStaging.render', { ...staged, html: true }),
     route('GET', '/cms/content/query', 'virtualStaging.query', staged),
@@ -412,12 +419,12 @@ function virtualStagingRoutes(): RouteDef[] {
     route('GET', '/content/key/*key', 'contentDelivery.byKey', staged),
     route('POST', '/content/filter', 'contentDelivery.filter', { ...staged, reads: true }),
     route('POST', '/content/fetch', 'contentDelivery.fetch', { ...staged, reads: true }),
-    route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', { public: true }),
+    route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', published),
     // The virtual staging API of StagingEnvironmentFactory.generateDomain (preview domains).
     route('GET', '/domain/:host', 'contentDelivery.domain', { public: true }),
-    route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', { public: true }),
-    route('POST', `${cdn}/filter`, 'contentDelivery.filter', { public: true, reads: true }),
-    route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { public: true, reads: true }),
+    route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', published),
+    route('POST', `${cdn}/filter`, 'contentDelivery.filter', { ...published, reads: true }),
+    route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { ...published, reads: true }),
     route('GET', '/__sandbox/hubs/:hubId/templates', 'virtualStaging.listTemplates', { sandboxAdmin: true }),
     route('PUT', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.putTemplate', { sandboxAdmin: true, textBody: true }),
     route('DELETE', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.removeTemplate', { sandboxAdmin: true }),
