@@ -105,6 +105,23 @@ describe('startSandbox (memory)', () => {
   });
 });
 
+describe('startSandbox({ corsOrigins })', () => {
+  it('answers CORS on delivery for the listed origin only, across restores, never on the API; a bad origin is a TypeError', async () => {
+    await using sb = await startSandbox({ corsOrigins: ['http://localhost:3000'] });
+    const call = await admin(sb);
+    expect((await call('POST', '/hubs', { name: 'site', label: 'Site' })).status).toBe(201);
+    const saved = await sb.snapshot();
+    await sb.restore(saved);
+    const read = (path: string, origin: string) => fetch(`${sb.url}${path}`, { headers: { origin, accept: 'application/json' } });
+    const delivered = await read('/cdn/site/content/key/home', 'http://localhost:3000');
+    expect(delivered.status).toBe(404);
+    expect(delivered.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect((await read('/cdn/site/content/key/home', 'http://evil.example.test')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await read('/v2/content/hubs', 'http://localhost:3000')).headers.get('access-control-allow-origin')).toBeNull();
+    await expect(startSandbox({ corsOrigins: ['http://localhost:3000/app'] })).rejects.toThrow(/corsOrigins: .*not an origin/);
+  });
+});
+
 describe('startSandbox: the request journal', () => {
   it('requests(filter) reads the journal in process, across restores; reset empties it; a bad filter is a SandboxError', async () => {
     await using sb = await startSandbox();

@@ -17,6 +17,8 @@ export interface ServeSettings {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  /** --cors-origin values: exact origins or *. */
+  corsOrigin?: string[];
   seed?: string;
 }
 
@@ -64,7 +66,7 @@ export function seedFile(seed: string): string {
 }
 
 export async function startServing(ctx: Context, s: ServeSettings): Promise<Served> {
-  const [{ createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET }, { listen }, { parseFaults }, { parseAllowHost }, { SnapshotError }] = await Promise.all([
+  const [{ createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET }, { listen }, { parseFaults }, { parseAllowHost, parseCorsOrigin }, { SnapshotError }] = await Promise.all([
     import('../../server/app.js'),
     import('../../server/http.js'),
     import('../../server/core/faults.js'),
@@ -76,6 +78,13 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
       parseAllowHost(value);
     } catch (err) {
       throw new UsageError(`--allow-host: ${(err as Error).message}`);
+    }
+  }
+  for (const value of s.corsOrigin ?? []) {
+    try {
+      parseCorsOrigin(value);
+    } catch (err) {
+      throw new UsageError(`--cors-origin: ${(err as Error).message}`);
     }
   }
   let faults: ReturnType<typeof parseFaults> | undefined;
@@ -108,7 +117,7 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
         throw err;
       }
     }
-    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost });
+    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost, corsOrigins: s.corsOrigin });
   } catch (err) {
     sandbox.close();
     const code = (err as NodeJS.ErrnoException).code;
