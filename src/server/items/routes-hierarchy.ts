@@ -1,8 +1,7 @@
 import { ok, type Reply, type RequestContext } from '../core/context.js';
 import { link } from '../core/hal.js';
-import { stmt } from '../core/statements.js';
 import { loadItem } from './load.js';
-import { itemFromRow, items, type ContentItem } from './store.js';
+import { hasHierarchyChildren, hierarchyChildren, items, type ContentItem } from './store.js';
 
 // Hierarchies as the management SDK reads them (dc-management-sdk-js 3.3.0,
 // `dc.hierarchies.children.get(id)` and `.parents.get(id)`): GET /hierarchy-node/{id}/children
@@ -13,7 +12,6 @@ import { itemFromRow, items, type ContentItem } from './store.js';
 
 const MAX_CHILDREN = 1000;
 const MAX_DEPTH = 100;
-const PARENT = "json_extract(data, '$.body._meta.hierarchy.parentId')";
 
 /** The node fields of the SDK's HierarchyNodeModel, in the hosted service's order, with its links. */
 function node(ctx: RequestContext, item: ContentItem): Record<string, unknown> {
@@ -30,14 +28,10 @@ function node(ctx: RequestContext, item: ContentItem): Record<string, unknown> {
     publishingStatus: item.publishingStatus,
     root: h?.root ?? false,
     ...(h?.parentId ? { parentId: h.parentId } : {}),
-    hasChildren: hasChildren(ctx, item),
+    hasChildren: hasHierarchyChildren(ctx.db, item.hubId, item.id),
     repositoryId: item.contentRepositoryId,
     _links: links,
   };
-}
-
-function hasChildren(ctx: RequestContext, item: ContentItem): boolean {
-  return stmt(ctx.db, `SELECT 1 FROM content_items WHERE hub_id = ? AND ${PARENT} = ? AND status = 'ACTIVE' LIMIT 1`).get(item.hubId, item.id) !== undefined;
 }
 
 /** The answer: the node itself, its list under `name`, and its own links. */
@@ -53,9 +47,7 @@ function answer(ctx: RequestContext, item: ContentItem, name: 'children' | 'pare
 /** GET /hierarchy-node/{id}/children: the direct children, in creation order. */
 export function children(ctx: RequestContext): Reply {
   const item = loadItem(ctx);
-  // Capped in the statement (Collection.all takes no limit); the index finds them.
-  const rows = stmt(ctx.db, `SELECT data, hub_id FROM content_items WHERE hub_id = ? AND ${PARENT} = ? AND status = 'ACTIVE' ORDER BY created_date, seq LIMIT ${MAX_CHILDREN}`).all(item.hubId, item.id) as { data: string; hub_id: string }[];
-  const list = rows.map(itemFromRow);
+  const list = hierarchyChildren(ctx.db, item.hubId, item.id, MAX_CHILDREN);
   return answer(ctx, item, 'children', list);
 }
 

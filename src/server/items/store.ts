@@ -70,6 +70,20 @@ function keepHierarchy(item: ContentItem): void {
   else delete item.hierarchy;
 }
 
+/** The parent an item's latest body names, as migration 0013-hierarchies indexes it. */
+const HIERARCHY_PARENT = "json_extract(data, '$.body._meta.hierarchy.parentId')";
+
+/** The ACTIVE items of a hub whose latest body names `parentId` as parent, oldest first, at most `limit` (an index search). */
+export function hierarchyChildren(db: Db, hubId: string, parentId: string, limit: number): ContentItem[] {
+  const rows = stmt(db, `SELECT data, hub_id FROM content_items WHERE hub_id = ? AND ${HIERARCHY_PARENT} = ? AND status = 'ACTIVE' ORDER BY created_date, seq LIMIT ?`).all(hubId, parentId, limit);
+  return (rows as { data: string; hub_id: string }[]).map(itemFromRow);
+}
+
+/** Whether any ACTIVE item of the hub names `parentId` as parent (an index search). */
+export function hasHierarchyChildren(db: Db, hubId: string, parentId: string): boolean {
+  return stmt(db, `SELECT 1 FROM content_items WHERE hub_id = ? AND ${HIERARCHY_PARENT} = ? AND status = 'ACTIVE' LIMIT 1`).get(hubId, parentId) !== undefined;
+}
+
 /** What a version records about the change that made it. */
 export type ItemAction =
   | 'CREATE'
