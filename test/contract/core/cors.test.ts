@@ -82,6 +82,10 @@ describe('CORS on Content Delivery 2 (published)', () => {
     expect(cors(pre)).toMatchObject({ 'access-control-allow-origin': SITE, 'access-control-allow-methods': 'POST' });
     expect(pre.headers['access-control-allow-headers']!.toLowerCase()).toContain('content-type');
     expect(Number(pre.headers['access-control-max-age'])).toBeGreaterThan(0);
+    // Every Content Delivery 2 route: hierarchies too (marked in the route table like the rest).
+    const tree = await send(listed, 'GET', `/cdn/${hubName}/content/hierarchies/descendants/id/${published}`, [['Origin', SITE]]);
+    expect(tree.status, tree.text).toBe(200);
+    expect(tree.headers['access-control-allow-origin']).toBe(SITE);
     const filter = await send(listed, 'POST', `/cdn/${hubName}/content/filter`, [['Origin', SITE]], JSON.stringify({ filterBy: [{ path: '/_meta/schema', value: setup.uri }] }));
     expect(filter.status, filter.text).toBe(200);
     expect(filter.headers['access-control-allow-origin']).toBe(SITE);

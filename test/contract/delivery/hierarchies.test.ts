@@ -144,6 +144,16 @@ describe('delivery: getByHierarchy (dc-delivery-sdk-js)', () => {
     expect(shape(await cd2().getByHierarchy({ rootId: ids.root! }))).toEqual({ A: { B: { F: {} } }, D: { E: {} } });
   });
 
+  it('a parent cycle ends: each node is delivered once', async () => {
+    const p = await createItem(api, setup.repoId, setup.uri, { label: 'P', body: itemBody(setup.uri, { title: 'P' }, { hierarchy: { root: true } }) });
+    const q = await createItem(api, setup.repoId, setup.uri, { label: 'Q', body: itemBody(setup.uri, { title: 'Q' }, { hierarchy: { root: false, parentId: p.id } }) });
+    expect((await api.patch(`/content-items/${p.id}`, { version: p.version, body: itemBody(setup.uri, { title: 'P' }, { hierarchy: { root: true, parentId: q.id } }) })).status).toBe(200);
+    const port = new URL(srv.url).port;
+    const res = await rawRequest(srv.url, { target: `/content/hierarchies/descendants/id/${p.id}`, headers: [['Host', `${staging}:${port}`]] });
+    expect(JSON.parse(res.text).responses.map((r: any) => r.content.title)).toEqual(['Q']);
+    expect(shape(await onStaging().getByHierarchy({ rootId: p.id }))).toEqual({ Q: {} });
+  });
+
   it('bad parameters are 400 INVALID_PARAMETERS; an unknown root is 404', async () => {
     const get = (query: string, root = ids.root) => rawRequest(srv.url, { target: `/cdn/${hubName}/content/hierarchies/descendants/id/${root}${query}`, headers: [['Host', new URL(srv.url).host]] });
     for (const q of ['?hierarchyDepth=0', '?hierarchyDepth=15', '?hierarchyDepth=x', '?maxPageSize=0', '?maxPageSize=101', '?pageCursor=nope', '?sortByOrder=UP']) {
