@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
+import { newerSnapshot, olderSnapshot, truncatedSnapshot } from '../helpers/snapshots.js';
 
 // `cms-cli/sandbox` as a user gets it (issue 25 point 1): the packed package (npm pack) unpacked
 // into a scratch project's node_modules, its dependencies linked from this install (hermetic: no
@@ -182,6 +183,51 @@ describe('cms-cli/sandbox from the packed package', () => {
     expect(out.after).toBe('refused');
     expect(out.bad).toMatch(/^SandboxError: .*not a sandbox snapshot/);
     expect(out.missing).toMatch(/^SandboxError: No snapshot at/);
+  });
+
+  it('refuses a snapshot from a newer cms and a truncated one (seed or restore: a SandboxError, nothing changed), and migrates one from an older cms', async () => {
+    const base = join(scratch, 'test', 'base.snapshot');
+    newerSnapshot(base, join(scratch, 'newer.snapshot'));
+    truncatedSnapshot(base, join(scratch, 'cut.snapshot'));
+    const olderVersion = olderSnapshot(base, join(scratch, 'older.snapshot'));
+    writeFileSync(
+      join(scratch, 'bad-snapshots.mjs'),
+      [
+        "import { startSandbox } from 'cms-cli/sandbox';",
+        'const failed = (p) => p.then(() => "accepted", (e) => `${e.name} ${e.status}: ${e.message}`);',
+        'const out = {};',
+        "out.seedNewer = await failed(startSandbox({ seed: 'newer.snapshot' }));",
+        "out.seedCut = await failed(startSandbox({ seed: 'cut.snapshot' }));",
+        "const sb = await startSandbox({ seed: 'test/base.snapshot' });",
+        "const counts = async () => (await (await fetch(sb.url + '/__sandbox/status')).json()).counts;",
+        'const before = await counts();',
+        "out.restoreNewer = await failed(sb.restore('./newer.snapshot'));",
+        "out.restoreCut = await failed(sb.restore('./cut.snapshot'));",
+        "out.restoreMissing = await failed(sb.restore('./missing.snapshot'));",
+        'out.unchanged = JSON.stringify(await counts()) === JSON.stringify(before);',
+        "const older = await sb.restore('./older.snapshot');",
+        'out.older = { schemaVersion: older.schemaVersion, cmsVersion: older.cmsVersion, repositories: (await counts()).repositories };',
+        "const again = await startSandbox({ seed: 'older.snapshot' });",
+        "out.seededOlder = (await (await fetch(again.url + '/__sandbox/status')).json()).counts.hubs;",
+        'await again.close();',
+        'await sb.close();',
+        'console.log(JSON.stringify(out));',
+      ].join('\n'),
+    );
+    const olderBytes = readFileSync(join(scratch, 'older.snapshot'));
+    const res = await node(['bad-snapshots.mjs'], { timeout: 30_000 });
+    expect(res.exitCode, String(res.stderr)).toBe(0);
+    const out = JSON.parse(String(res.stdout).trim());
+    expect(out.seedNewer).toMatch(/^SandboxError 400: .*newer\.snapshot was saved by a newer cms .*upgrade cms to restore it$/);
+    expect(out.seedCut).toMatch(/^SandboxError 400: .*cut\.snapshot is truncated/);
+    expect(out.restoreNewer).toMatch(/^SandboxError 400: .*was saved by a newer cms/);
+    expect(out.restoreCut).toMatch(/^SandboxError 400: .*is truncated/);
+    expect(out.restoreMissing).toMatch(/^SandboxError 400: No snapshot at .*missing\.snapshot$/);
+    expect(out.unchanged).toBe(true);
+    // The older one holds the hubs only (no repositories), migrated to this cms; its file left as it was.
+    expect(out.older).toEqual({ schemaVersion: olderVersion, cmsVersion: '0.0.1', repositories: 0 });
+    expect(out.seededOlder).toBe(1);
+    expect(readFileSync(join(scratch, 'older.snapshot')).equals(olderBytes)).toBe(true);
   });
 });
 
