@@ -132,6 +132,23 @@ describe('startSandbox: the request journal', () => {
   });
 });
 
+describe('startSandbox: no secret in the journal', () => {
+  it("requests() holds neither the admin's nor a new client's secret, nor a token, after the API's own calls and the clients' logins", async () => {
+    await using sb = await startSandbox();
+    const reader = await sb.client('all', { id: 'reader' });
+    await sb.clock.advance('1h');
+    const call = await admin(sb, reader.clientId, reader.clientSecret);
+    await call('POST', '/hubs', { name: 'j', label: 'J' });
+    const text = JSON.stringify(await sb.requests());
+    for (const secret of [reader.clientSecret, sb.clientSecret]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/eyJ[\w-]{8,}\.[\w-]{8,}\./);
+    // The calls are there, with who made them.
+    const entries = (await sb.requests()) as { op: string; clientId: string; body?: string }[];
+    expect(entries.find((r) => r.op === 'sandbox.createClient')?.body).toContain('"secret":"[redacted]"');
+    expect(entries.filter((r) => r.op === 'hubs.create').map((r) => r.clientId)).toEqual(['reader']);
+  });
+});
+
 describe('startSandbox (on disk)', () => {
   it('memory: false without a directory uses a temporary one, removed on close', async () => {
     const sb = await startSandbox({ memory: false });
