@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, SandboxError, type SandboxFixture } from '../../src/fixture/index.js';
+import { Api } from '../helpers/server.js';
+import { contentSetup, createItem } from '../helpers/content.js';
+import { Receiver } from '../helpers/receiver.js';
 
 // The programmatic API's behaviour (issue 25 point 1), from the sources; fixture-package.test.ts
 // runs the packed package from a scratch project.
@@ -102,6 +105,37 @@ describe('startSandbox (memory)', () => {
   it('refuses a bad seed before serving, with a SandboxError', async () => {
     await expect(startSandbox({ seed: join(tempDir(), 'missing.snapshot') })).rejects.toThrow(/No snapshot at/);
     await expect(startSandbox({ faults: '418 always' })).rejects.toThrow();
+  });
+});
+
+describe('startSandbox: a snapshot carries pending work', () => {
+  it('a webhook delivery waiting for its retry when saved is retried by a sandbox seeded from the file, on its restored clock', async () => {
+    const receiver = await new Receiver().start();
+    const file = join(tempDir(), 'queue.snapshot');
+    try {
+      receiver.answer = () => 503;
+      {
+        await using sb = await startSandbox({ clock: { set: '2030-01-01T00:00:00Z', frozen: true } });
+        const api = await new Api(sb.url).login();
+        const setup = await contentSetup(api);
+        const item = await createItem(api, setup.repoId, setup.uri);
+        const hook = await api.post(`/hubs/${setup.hubId}/webhooks`, { label: 'queued', events: ['content-item.updated'], handlers: [`${receiver.url}/queued`], secret: 's' });
+        expect(hook.status, hook.text).toBe(201);
+        expect((await api.post(`/__sandbox/hubs/${setup.hubId}/webhook-events`, { event: 'content-item.updated', itemId: item.id })).status).toBe(202);
+        await receiver.waitFor(1);
+        // The retry waits for the (frozen) sandbox clock: it is pending when saved.
+        expect((await sb.snapshot(file)).counts.items).toBe(1);
+        expect((await (await fetch(`${sb.url}/__sandbox/status`)).json()).counts.pendingTasks).toBeGreaterThan(0);
+      }
+      receiver.answer = () => 200;
+      await using again = await startSandbox({ seed: file });
+      expect((await again.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
+      await again.clock.advance('31s');
+      const both = await receiver.waitFor(2);
+      expect(both.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '2']);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
 
