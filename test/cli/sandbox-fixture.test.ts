@@ -139,6 +139,25 @@ describe('cms sandbox snapshot', () => {
     expect(JSON.parse(res.stdout).map((x: { name: string }) => x.name)).toEqual(['saved']);
   }, 90_000);
 
+  it('a directory as the file to save to: snapshot save and serve --export-on-exit refuse it up front (exit 2), the directory untouched', async () => {
+    const h = home();
+    const dir = join(h.dir, 'work', 'a-directory');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'kept.txt'), 'kept');
+    for (const args of [
+      ['sandbox', 'snapshot', 'save', dir],
+      ['sandbox', 'snapshot', 'save', `${dir}/`],
+      ['sandbox', 'serve', '--port', '0', '--export-on-exit', dir],
+    ]) {
+      const res = await h.run(args, { timeout: 15_000 });
+      expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toMatch(/is a directory/);
+      expect(res.stderr).not.toMatch(/unexpected failure|EISDIR/);
+      expect(readdirSync(dir)).toEqual(['kept.txt']);
+      expect(readdirSync(join(h.dir, 'work')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    }
+  });
+
   it('takes files only for the embedded sandbox: a served one keeps names', async () => {
     const h = home();
     const served = await serveSandbox(h.env);

@@ -102,6 +102,16 @@ describe('startSandbox (memory)', () => {
     expect(await hubNames(await admin(sb))).toEqual([]);
   });
 
+  it('refuses a directory as the file to save to, with a SandboxError (400)', async () => {
+    await using sb = await startSandbox();
+    const dir = tempDir();
+    const err = await sb.snapshot(`${dir}/`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxError);
+    expect((err as SandboxError).status).toBe(400);
+    expect((err as Error).message).toMatch(/is a directory/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('refuses a bad seed before serving, with a SandboxError', async () => {
     await expect(startSandbox({ seed: join(tempDir(), 'missing.snapshot') })).rejects.toThrow(/No snapshot at/);
     await expect(startSandbox({ faults: '418 always' })).rejects.toThrow();
