@@ -260,9 +260,23 @@ describe('cms sandbox exec', () => {
     let res = await h.run(['sandbox', 'exec']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/Give the command to run after --/);
+    // An empty command is no command.
+    res = await h.run(['sandbox', 'exec', '--', '']);
+    expect(res.exitCode, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/Give the command to run after --/);
     res = await h.run(['sandbox', 'exec', '--', 'no-such-command-cms-test']);
     expect(res.exitCode).toBe(127);
     expect(res.stderr).toMatch(/no-such-command-cms-test: command not found/);
+    // Found but not runnable (not executable, a directory): 126, as a shell says it.
+    writeFileSync(join(h.dir, 'not-executable'), 'echo hi\n', { mode: 0o644 });
+    for (const path of [join(h.dir, 'not-executable'), h.dir]) {
+      res = await h.run(['sandbox', 'exec', '--', path]);
+      expect(res.exitCode, path).toBe(126);
+      expect(res.stderr).toContain(`cms: ${path}: Permission denied`);
+    }
+    // Ended by a signal: 128 + its number.
+    res = await h.run(['sandbox', 'exec', '--', 'sh', '-c', 'kill -TERM $$']);
+    expect(res.exitCode).toBe(143);
     res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'missing.snapshot'), '--', 'true']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/--seed: no snapshot at/);
