@@ -157,7 +157,7 @@ describe('cms-cli/sandbox from the packed package', () => {
     expect(ended - Number(closedAt)).toBeLessThan(1500);
   });
 
-  it('close() is idempotent, await using closes, and a bad seed fails before anything is served', async () => {
+  it('close() is idempotent, await using closes, a bad seed fails before anything is served, a refused clock leaves nothing serving', async () => {
     writeFileSync(
       join(scratch, 'dispose.mjs'),
       [
@@ -174,7 +174,9 @@ describe('cms-cli/sandbox from the packed package', () => {
         "writeFileSync('not-a-snapshot.bin', 'hello');",
         "const bad = await startSandbox({ seed: 'not-a-snapshot.bin' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
         "const missing = await startSandbox({ seed: 'nope.snapshot' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
-        'console.log(JSON.stringify({ after, bad, missing }));',
+        // Refused by the sandbox once it serves: it is closed again (else this process would not exit).
+        "const clock = await startSandbox({ clock: 'soon' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        'console.log(JSON.stringify({ after, bad, missing, clock }));',
       ].join('\n'),
     );
     const res = await node(['dispose.mjs'], { timeout: 30_000 });
@@ -183,6 +185,7 @@ describe('cms-cli/sandbox from the packed package', () => {
     expect(out.after).toBe('refused');
     expect(out.bad).toMatch(/^SandboxError: .*not a sandbox snapshot/);
     expect(out.missing).toMatch(/^SandboxError: No snapshot at/);
+    expect(out.clock).toMatch(/^SandboxError: .*'soon' is not an ISO 8601 date-time/);
   });
 
   it('refuses a snapshot from a newer cms and a truncated one (seed or restore: a SandboxError, nothing changed), and migrates one from an older cms', async () => {

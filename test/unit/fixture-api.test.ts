@@ -112,6 +112,40 @@ describe('startSandbox (memory)', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('refuses bad options with a SandboxError (400), leaving no server, socket or directory behind', async () => {
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = servers();
+    const cases: [Parameters<typeof startSandbox>[0], RegExp][] = [
+      [{ clock: 'not a date' }, /not an ISO 8601 date-time/],
+      [{ clock: { set: '2030-01-01T00:00:00Z', frozen: 'yes' as unknown as boolean } }, /frozen/],
+      [{ faults: 'garbage' }, /fault 'garbage'/],
+      [{ memory: false, faults: '418 always' }, /fault/],
+      [{ port: -5 }, /port/],
+      [{ port: 1.5 }, /port/],
+      [{ port: 70_000 }, /port/],
+      [{ tokenTtlSeconds: -1 }, /tokenTtlSeconds/],
+      [{ tokenTtlSeconds: 0 }, /tokenTtlSeconds/],
+    ];
+    const tmp = () => readdirSync(tmpdir()).filter((n) => n.startsWith('cms-sandbox-')).length;
+    const tmpBefore = tmp();
+    for (const [options, message] of cases) {
+      const err = await startSandbox(options).then(
+        async (sb) => {
+          await sb.close();
+          return 'started';
+        },
+        (e: unknown) => e,
+      );
+      expect(err, JSON.stringify(options)).toBeInstanceOf(SandboxError);
+      expect((err as SandboxError).status).toBe(400);
+      expect((err as Error).message).toMatch(message);
+    }
+    // A closed server's handle goes on the loop's next turns.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(servers()).toBe(before);
+    expect(tmp()).toBe(tmpBefore);
+  });
+
   it('refuses a bad seed before serving, with a SandboxError', async () => {
     await expect(startSandbox({ seed: join(tempDir(), 'missing.snapshot') })).rejects.toThrow(/No snapshot at/);
     await expect(startSandbox({ faults: '418 always' })).rejects.toThrow();
