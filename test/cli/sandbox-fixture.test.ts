@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
 import { serveSandbox } from '../helpers/serve.js';
+import { newerSnapshot, olderSnapshot, truncatedSnapshot } from '../helpers/snapshots.js';
 
 // Issue 25 points 2 and 3 through the built binary: snapshot verbs, --seed / --export-on-exit,
 // `sandbox exec`, `serve --detach` / `wait` / `stop`, and their bad input.
@@ -95,6 +96,66 @@ describe('cms sandbox snapshot', () => {
     res = await h.run(['sandbox', 'snapshot', 'restore', 'no-such-name', '--yes']);
     expect(res.exitCode).toBe(1);
     expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+  });
+
+  it('refuses a snapshot from a newer cms and a truncated one wherever a snapshot is taken (exit 2, nothing changed), and migrates one from an older cms', async () => {
+    const h = home();
+    const work = join(h.dir, 'work');
+    await h.run(['hub', 'create', '--name', 'saved', '--label', 'Saved']);
+    expect((await h.run(['sandbox', 'snapshot', 'save', join(work, 'good.snapshot')])).exitCode).toBe(0);
+    newerSnapshot(join(work, 'good.snapshot'), join(work, 'newer.snapshot'));
+    truncatedSnapshot(join(work, 'good.snapshot'), join(work, 'cut.snapshot'));
+    const olderVersion = olderSnapshot(join(work, 'good.snapshot'), join(work, 'older.snapshot'));
+    await h.run(['hub', 'create', '--name', 'kept', '--label', 'Kept']);
+    const hubs = async () => (await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name).sort();
+
+    for (const [file, reason] of [['newer.snapshot', /was saved by a newer cms \(0\.1\.0, database schema \d+; this cms knows \d+, not 9999-from-the-future\): upgrade cms to restore it/], ['cut.snapshot', /is truncated: \d+ bytes of the \d+ its header records/]] as const) {
+      const path = join(work, file);
+      for (const args of [
+        ['sandbox', 'snapshot', 'restore', path, '--yes'],
+        ['sandbox', 'serve', '--port', '0', '--seed', path],
+        ['sandbox', 'exec', '--seed', path, '--', process.execPath, '-e', "require('fs').writeFileSync(process.argv[1], 'ran')", join(work, 'ran')],
+      ]) {
+        const res = await h.run(args);
+        expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+        expect(res.stderr, args.join(' ')).toMatch(reason);
+        expect(res.stderr).not.toMatch(/\n\s+at /);
+        // Nothing changed: the data directory holds what it held, the command never ran.
+        expect(await hubs()).toEqual(['kept', 'saved']);
+        expect(existsSync(join(work, 'ran'))).toBe(false);
+      }
+    }
+
+    // Older: migrated on a copy while restored; the file stays as it was.
+    const before = readFileSync(join(work, 'older.snapshot'));
+    const restored = await h.json(['sandbox', 'snapshot', 'restore', join(work, 'older.snapshot'), '--yes']);
+    expect(restored).toMatchObject({ schemaVersion: olderVersion, cmsVersion: '0.0.1', counts: { hubs: 1 } });
+    expect(await hubs()).toEqual(['saved']);
+    expect(readFileSync(join(work, 'older.snapshot')).equals(before)).toBe(true);
+    expect(readdirSync(work).filter((n) => n.startsWith('.migrating-'))).toEqual([]);
+    // And as a seed: exec and serve start from it.
+    const res = await h.run(['sandbox', 'exec', '--seed', join(work, 'older.snapshot'), '--', process.execPath, BIN, 'hub', 'list', '-o', 'json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).map((x: { name: string }) => x.name)).toEqual(['saved']);
+  }, 90_000);
+
+  it('a directory as the file to save to: snapshot save and serve --export-on-exit refuse it up front (exit 2), the directory untouched', async () => {
+    const h = home();
+    const dir = join(h.dir, 'work', 'a-directory');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'kept.txt'), 'kept');
+    for (const args of [
+      ['sandbox', 'snapshot', 'save', dir],
+      ['sandbox', 'snapshot', 'save', `${dir}/`],
+      ['sandbox', 'serve', '--port', '0', '--export-on-exit', dir],
+    ]) {
+      const res = await h.run(args, { timeout: 15_000 });
+      expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toMatch(/is a directory/);
+      expect(res.stderr).not.toMatch(/unexpected failure|EISDIR/);
+      expect(readdirSync(dir)).toEqual(['kept.txt']);
+      expect(readdirSync(join(h.dir, 'work')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    }
   });
 
   it('takes files only for the embedded sandbox: a served one keeps names', async () => {
@@ -199,9 +260,23 @@ describe('cms sandbox exec', () => {
     let res = await h.run(['sandbox', 'exec']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/Give the command to run after --/);
+    // An empty command is no command.
+    res = await h.run(['sandbox', 'exec', '--', '']);
+    expect(res.exitCode, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/Give the command to run after --/);
     res = await h.run(['sandbox', 'exec', '--', 'no-such-command-cms-test']);
     expect(res.exitCode).toBe(127);
     expect(res.stderr).toMatch(/no-such-command-cms-test: command not found/);
+    // Found but not runnable (not executable, a directory): 126, as a shell says it.
+    writeFileSync(join(h.dir, 'not-executable'), 'echo hi\n', { mode: 0o644 });
+    for (const path of [join(h.dir, 'not-executable'), h.dir]) {
+      res = await h.run(['sandbox', 'exec', '--', path]);
+      expect(res.exitCode, path).toBe(126);
+      expect(res.stderr).toContain(`cms: ${path}: Permission denied`);
+    }
+    // Ended by a signal: 128 + its number.
+    res = await h.run(['sandbox', 'exec', '--', 'sh', '-c', 'kill -TERM $$']);
+    expect(res.exitCode).toBe(143);
     res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'missing.snapshot'), '--', 'true']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/--seed: no snapshot at/);

@@ -32,7 +32,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, args, opts) {
     const command = (args.command as string[] | undefined) ?? [];
-    if (!command.length) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
+    if (!command[0]) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
     const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, seed: opts.seed });
     const { info, server, sandbox } = served;
     const hub = onlyHub(sandbox);
@@ -54,8 +54,9 @@ export default defineCommand<Opts>({
       code = await new Promise<number>((resolve) => {
         const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env });
         child.once('error', (err: NodeJS.ErrnoException) => {
-          // As a shell: 127 not found, 126 found but not runnable.
-          ctx.io.err(`cms: ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+          // As a shell: 127 not found, 126 found but not runnable (in its words).
+          const why = err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' || err.code === 'EISDIR' ? 'Permission denied' : err.message;
+          ctx.io.err(`cms: ${command[0]}: ${why}\n`);
           resolve(err.code === 'ENOENT' ? 127 : 126);
         });
         child.once('exit', (status, signal) => resolve(status ?? 128 + (signal ? signalNumber(signal) : 0)));

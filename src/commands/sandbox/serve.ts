@@ -65,6 +65,8 @@ export default defineCommand<Opts>({
     if (exportFile) {
       const { statSync } = await import('node:fs');
       if (!statSync(dirname(exportFile), { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: no directory ${dirname(exportFile)}`);
+      // Found out now, not when stopped: then the export would be lost.
+      if (statSync(exportFile, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: ${exportFile} is a directory: give the snapshot file's path`);
     }
     if (opts.seed !== undefined) seedFile(opts.seed);
     if (opts.detach) return detach(ctx, opts, directory, port);
