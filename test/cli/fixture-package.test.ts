@@ -187,20 +187,21 @@ describe('cms-cli/sandbox seeded from an export directory', () => {
         'for (const repo of (await hub.related.contentRepositories.list()).getItems()) items.push(...(await repo.related.contentItems.list()).getItems());',
         "const launch = items.find((i) => i.label === 'Launch announcement' && i.locale === 'en-GB');",
         'const linked = items.find((i) => i.id === launch.body.related?.[0]?.id)?.label ?? null;',
+        'const seededHub = sb.hub;',
         'await sb.reset();',
         'const afterReset = (await fetch(sb.apiUrl + "/hubs", { headers: { authorization: "Bearer " + (await (await fetch(sb.authUrl + "/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", client_id: sb.clientId, client_secret: sb.clientSecret }) })).json()).access_token } }).then((r) => r.json()))._embedded.hubs.length;',
-        'const seededHub = sb.hub;',
+        'const hubAfterReset = sb.hub ?? null;',
         'await sb.close();',
         "mkdirSync('not-an-export', { recursive: true });",
         "writeFileSync('not-an-export/readme.txt', 'hello');",
         "const bad = await startSandbox({ seed: 'not-an-export' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
-        'console.log(JSON.stringify({ hub: hub.name, seededHub, items: items.length, linked, afterReset, bad }));',
+        'console.log(JSON.stringify({ hub: hub.name, seededHub, hubAfterReset, items: items.length, linked, afterReset, bad }));',
       ].join('\n'),
     );
     const res = await node(['seed-export.mjs'], { timeout: 30_000 });
     expect(res.exitCode, String(res.stderr)).toBe(0);
     const out = JSON.parse(String(res.stdout).trim());
-    expect(out).toMatchObject({ hub: 'demo', seededHub: 'demo', items: 6, linked: 'Launch background', afterReset: 0 });
+    expect(out).toMatchObject({ hub: 'demo', seededHub: 'demo', hubAfterReset: null, items: 6, linked: 'Launch background', afterReset: 0 });
     expect(out.bad).toMatch(/^SandboxError: .*not-an-export is not an export directory: expected manifest\.json/);
   });
 });

@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
-import { onlyHub, startServing } from './_serve.js';
+import { startServing } from './_serve.js';
 
 interface Opts {
   seed?: string;
@@ -34,8 +34,8 @@ export default defineCommand<Opts>({
     const command = (args.command as string[] | undefined) ?? [];
     if (!command.length) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
     const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, seed: opts.seed });
-    const { info, server, sandbox } = served;
-    const hub = onlyHub(sandbox);
+    const { info, server } = served;
+    const hub = info.hub;
     const env: NodeJS.ProcessEnv = {
       ...ctx.env,
       CMS_API_URL: info.apiUrl,

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, parsePort, seedFile, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -66,7 +66,7 @@ export default defineCommand<Opts>({
       const { statSync } = await import('node:fs');
       if (!statSync(dirname(exportFile), { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: no directory ${dirname(exportFile)}`);
     }
-    if (opts.seed !== undefined) seedFile(opts.seed);
+    if (opts.seed !== undefined) seedPath(opts.seed);
     if (opts.detach) return detach(ctx, opts, directory, port);
 
     const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, seed: opts.seed });
@@ -92,6 +92,7 @@ export default defineCommand<Opts>({
           `  Client id      ${info.clientId}`,
           `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
           `  Data directory ${info.dataDir}`,
+          ...(info.hub ? [`  Hub            ${info.hub}`] : []),
           ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
           ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
           'Press Ctrl-C to stop.',
