@@ -26,7 +26,7 @@ const DETACH_TIMEOUT_MS = 20_000;
 export default defineCommand<Opts>({
   summary: 'Serve the sandbox over HTTP for other clients (SDKs, curl, CI)',
   description:
-    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM. --seed starts from a snapshot (replacing the data directory\'s content); --export-on-exit saves a snapshot when stopped; --detach starts it in the background (prints the -o json line, writes sandbox.pid in the data directory: `cms sandbox wait`, `cms sandbox stop`).',
+    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM. --seed starts from a snapshot, or from an export directory (cms item export, or a dc-cli export: its hub, repositories, schemas, types, folders and items are created first, all or nothing: a file the service refuses is named and nothing is served, exit 2), replacing the data directory\'s content; the hub is printed when the sandbox holds exactly one; --export-on-exit saves a snapshot when stopped; --detach starts it in the background (prints the -o json line, writes sandbox.pid in the data directory: `cms sandbox wait`, `cms sandbox stop`).',
   examples: [
     'cms sandbox serve',
     'cms sandbox serve --port 0 -o json',
@@ -34,6 +34,7 @@ export default defineCommand<Opts>({
     'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
     'cms sandbox serve --host 0.0.0.0 --allow-host sandbox.internal --allow-host .ci.example.com',
     'cms sandbox serve --port 0 --export-on-exit ./state.snapshot',
+    'cms sandbox serve --port 0 --seed ./content-export',
     'cms sandbox serve --detach --port 0 && cms sandbox wait && cms sandbox stop',
   ],
   options: [
@@ -52,7 +53,7 @@ export default defineCommand<Opts>({
       description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)',
     },
     { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
-    { flags: '--seed <snapshot>', description: 'start from this snapshot file (replaces what the data directory holds)' },
+    { flags: '--seed <snapshot|dir>', description: 'start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds' },
     { flags: '--export-on-exit <file>', description: 'save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)' },
     { flags: '--detach', description: 'serve in the background: print the -o json line once it answers, write sandbox.pid in the data directory' },
     { flags: '--pid-file <file>', description: 'write the served JSON with its pid here while serving (what --detach uses)', hidden: true },
