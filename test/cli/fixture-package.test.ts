@@ -179,7 +179,7 @@ describe('cms-cli/sandbox seeded from an export directory', () => {
       [
         "import { startSandbox } from 'cms-cli/sandbox';",
         "import { DynamicContent } from 'dc-management-sdk-js';",
-        "import { mkdirSync, writeFileSync } from 'node:fs';",
+        "import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';",
         "const sb = await startSandbox({ seed: 'test/base-export' });",
         "const dc = new DynamicContent({ client_id: sb.clientId, client_secret: sb.clientSecret }, { apiUrl: sb.apiUrl, authUrl: sb.authUrl });",
         'const hub = (await dc.hubs.list()).getItems()[0];',
@@ -195,7 +195,17 @@ describe('cms-cli/sandbox seeded from an export directory', () => {
         "mkdirSync('not-an-export', { recursive: true });",
         "writeFileSync('not-an-export/readme.txt', 'hello');",
         "const bad = await startSandbox({ seed: 'not-an-export' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
-        'console.log(JSON.stringify({ hub: hub.name, seededHub, hubAfterReset, items: items.length, linked, afterReset, bad }));',
+        // On disk too; and an item its schema refuses: rejected, naming the file.
+        "const onDisk = await startSandbox({ memory: false, seed: 'test/base-export' });",
+        'const diskHub = onDisk.hub;',
+        'await onDisk.close();',
+        "cpSync('test/base-export', 'bad-export', { recursive: true });",
+        "const dir = 'bad-export/items/content';",
+        "const file = readdirSync(dir).find((f) => JSON.parse(readFileSync(dir + '/' + f, 'utf8')).label === 'Launch background');",
+        "const item = JSON.parse(readFileSync(dir + '/' + file, 'utf8'));",
+        "writeFileSync(dir + '/' + file, JSON.stringify({ ...item, body: { ...item.body, title: '' } }));",
+        "const refused = await startSandbox({ seed: 'bad-export' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        'console.log(JSON.stringify({ hub: hub.name, seededHub, hubAfterReset, items: items.length, linked, afterReset, bad, diskHub, refused, file }));',
       ].join('\n'),
     );
     const res = await node(['seed-export.mjs'], { timeout: 30_000 });
@@ -203,6 +213,9 @@ describe('cms-cli/sandbox seeded from an export directory', () => {
     const out = JSON.parse(String(res.stdout).trim());
     expect(out).toMatchObject({ hub: 'demo', seededHub: 'demo', hubAfterReset: null, items: 6, linked: 'Launch background', afterReset: 0 });
     expect(out.bad).toMatch(/^SandboxError: .*not-an-export is not an export directory: expected manifest\.json/);
+    expect(out.diskHub).toBe('demo');
+    expect(out.refused).toMatch(/^SandboxError: seeding from .*bad-export failed: the service refused 2 of its file\(s\)/);
+    expect(out.refused).toContain(`bad-export/items/content/${out.file}: 400`);
   });
 });
 
