@@ -45,14 +45,11 @@ export const SEED_LAYOUTS =
  */
 export function seedLayout(dir: string): SeedLayout | null {
   const files = new SafeDir(dir);
-  if (files.exists(MANIFEST)) {
-    const has = (name: string) => (isDir(join(dir, name)) && new SafeDir(join(dir, name)).jsonFiles().length ? join(dir, name) : undefined);
-    return { kind: 'cms', schemas: has('schemas'), types: has('types'), content: dir };
-  }
+  // A part is a directory inside this one (a symlink leading outside is refused) holding JSON files.
+  const has = (name: string) => (files.exists(name) && isDir(join(dir, name)) && new SafeDir(join(dir, name)).jsonFiles().length ? join(dir, name) : undefined);
+  if (files.exists(MANIFEST)) return { kind: 'cms', schemas: has('schemas'), types: has('types'), content: dir };
   const parts: SeedLayout = { kind: 'dc-cli' };
-  for (const [part, name] of Object.entries(DC_CLI_PARTS) as [keyof typeof DC_CLI_PARTS, string][]) {
-    if (isDir(join(dir, name)) && new SafeDir(join(dir, name)).jsonFiles().length) parts[part] = join(dir, name);
-  }
+  for (const [part, name] of Object.entries(DC_CLI_PARTS) as [keyof typeof DC_CLI_PARTS, string][]) parts[part] = has(name);
   if (parts.schemas || parts.types || parts.content) return parts;
   if (!files.exists('items') && detectLayout(dir) === 'dc-cli') return { kind: 'dc-cli', content: dir };
   return null;
@@ -79,17 +76,12 @@ export function nameFrom(text: string): string {
   return name || 'seed';
 }
 
-export interface SeedResult {
-  /** The hub's name: the export's source hub, or the directory's name (dc-cli layouts have no manifest). */
-  hub: string;
-  repositories: number;
-  schemas: number;
-  types: number;
-  items: number;
-}
-
-/** Creates the hub of an export directory, its repositories, schemas, types, folders and items, through `client`. */
-export async function seedHub(client: ApiClient, dir: string): Promise<SeedResult> {
+/**
+ * Creates the hub of an export directory, its repositories, schemas, types, folders and items,
+ * through `client`; returns the hub's name (the export's source hub, or the directory's name:
+ * dc-cli layouts have no manifest).
+ */
+export async function seedHub(client: ApiClient, dir: string): Promise<string> {
   const layout = checkSeedDirectory(dir);
   // Everything is read first: a file that is not valid stops the seed before any request.
   const schemaFiles = layout.schemas ? readSchemaFiles(layout.schemas) : [];
@@ -122,7 +114,7 @@ export async function seedHub(client: ApiClient, dir: string): Promise<SeedResul
     await importItems(run, source, { client, hubId: hub.id, keepDeliveryKeys, mapping: new MemoryMapping(), publish: false, io: { warn() {}, note() {} } });
     refusedFiles(run);
   }
-  return { hub: hubName, repositories: repositories.length, schemas: schemaFiles.length, types: typeFiles.length, items: source?.refs.size ?? 0 };
+  return hubName;
 }
 
 type WantedRepository = Pick<RepositoryInfo, 'name' | 'label'> & Partial<Pick<RepositoryInfo, 'features' | 'itemLocales'>>;
@@ -166,16 +158,15 @@ export class SeedError extends UsageError {}
  * (in a private temporary directory, removed afterwards). A failure is a usage error (exit 2)
  * naming the directory; nothing else was touched.
  */
-export async function withSeedSnapshot<T>(dir: string, use: (file: string, seeded: SeedResult) => T | Promise<T>): Promise<T> {
+export async function withSeedSnapshot<T>(dir: string, use: (file: string) => T | Promise<T>): Promise<T> {
   const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../server/app.js');
   const scratch = mkdtempSync(join(tmpdir(), 'cms-seed-'));
   try {
     const sandbox = createSandbox({ dataDir: ':memory:' });
     const transport = await inProcessTransport(sandbox);
-    let seeded: SeedResult;
     try {
       const tokens = new TokenProvider(transport, { authUrl: EMBEDDED_ORIGIN, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET }, null);
-      seeded = await seedHub(new ApiClient(transport, tokens, { apiUrl: EMBEDDED_ORIGIN }), dir);
+      await seedHub(new ApiClient(transport, tokens, { apiUrl: EMBEDDED_ORIGIN }), dir);
       sandbox.service.saveSnapshot(join(scratch, 'seed.snapshot'));
     } catch (err) {
       // Anything the directory caused is bad input (exit 2), whatever exit the command would give it.
@@ -184,7 +175,7 @@ export async function withSeedSnapshot<T>(dir: string, use: (file: string, seede
     } finally {
       await transport.close();
     }
-    return await use(join(scratch, 'seed.snapshot'), seeded);
+    return await use(join(scratch, 'seed.snapshot'));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
