@@ -81,7 +81,7 @@ export function nameFrom(text: string): string {
  * through `client`; returns the hub's name (the export's source hub, or the directory's name:
  * dc-cli layouts have no manifest).
  */
-export async function seedHub(client: ApiClient, dir: string): Promise<string> {
+export async function seedHub(client: ApiClient, dir: string, signal?: AbortSignal): Promise<string> {
   const layout = checkSeedDirectory(dir);
   // Everything is read first: a file that is not valid stops the seed before any request.
   const schemaFiles = layout.schemas ? readSchemaFiles(layout.schemas) : [];
@@ -96,7 +96,7 @@ export async function seedHub(client: ApiClient, dir: string): Promise<string> {
   const repositories = wantedRepositories(source?.repositories ?? [], typeFiles, layout.kind === 'dc-cli');
   for (const repo of repositories) await createRepository(client, hub.id, repo);
 
-  const sync = new Syncer(run, new MemoryMapping());
+  const sync = new Syncer(run, new MemoryMapping(), signal);
   if (schemaFiles.length) {
     run.fileOfKey = fileOfStep('schema', layout.schemas!, schemaFiles);
     await applySchemas(sync, client, { hubId: hub.id, prune: false }, schemaFiles);
@@ -111,7 +111,7 @@ export async function seedHub(client: ApiClient, dir: string): Promise<string> {
     run.fileOfKey = undefined;
     // The hub is the seed's own: the delivery module that delivery keys need is enabled on it.
     const keepDeliveryKeys = await deliveryKeysFit(client, hub.id, source.deliveryKeys, 'enable', { note() {} }, false);
-    await importItems(run, source, { client, hubId: hub.id, keepDeliveryKeys, mapping: new MemoryMapping(), publish: false, io: { warn() {}, note() {} } });
+    await importItems(run, source, { client, hubId: hub.id, keepDeliveryKeys, mapping: new MemoryMapping(), publish: false, io: { warn() {}, note() {} }, signal });
     refusedFiles(run);
   }
   return hubName;
@@ -155,10 +155,10 @@ export class SeedError extends UsageError {}
 
 /**
  * Applies an export directory to an empty in-memory sandbox and hands `use` a snapshot file of it
- * (in a private temporary directory, removed afterwards). A failure is a usage error (exit 2)
- * naming the directory; nothing else was touched.
+ * (in a private temporary directory, removed afterwards). A failure is a SeedError (exit 2)
+ * naming the directory; nothing else was touched. `signal` (Ctrl-C) stops it.
  */
-export async function withSeedSnapshot<T>(dir: string, use: (file: string) => T | Promise<T>): Promise<T> {
+export async function withSeedSnapshot<T>(dir: string, use: (file: string) => T | Promise<T>, signal?: AbortSignal): Promise<T> {
   const { createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET } = await import('../server/app.js');
   const scratch = mkdtempSync(join(tmpdir(), 'cms-seed-'));
   try {
@@ -166,11 +166,11 @@ export async function withSeedSnapshot<T>(dir: string, use: (file: string) => T 
     const transport = await inProcessTransport(sandbox);
     try {
       const tokens = new TokenProvider(transport, { authUrl: EMBEDDED_ORIGIN, clientId: ADMIN_CLIENT_ID, clientSecret: ADMIN_CLIENT_SECRET }, null);
-      await seedHub(new ApiClient(transport, tokens, { apiUrl: EMBEDDED_ORIGIN }), dir);
+      await seedHub(new ApiClient(transport, tokens, { apiUrl: EMBEDDED_ORIGIN, signal }), dir, signal);
       sandbox.service.saveSnapshot(join(scratch, 'seed.snapshot'));
     } catch (err) {
-      // Anything the directory caused is bad input (exit 2), whatever exit the command would give it.
-      if (err instanceof CliError) throw new SeedError(`seeding from ${dir} failed: ${err.message}`, err.hint);
+      // Anything the directory caused is bad input (exit 2), whatever exit the command would give it; Ctrl-C stays itself.
+      if (err instanceof CliError && !signal?.aborted) throw new SeedError(`seeding from ${dir} failed: ${err.message}`, err.hint);
       throw err;
     } finally {
       await transport.close();

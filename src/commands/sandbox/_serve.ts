@@ -96,7 +96,7 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
     // seed: a directory the service refuses leaves the data directory as it was.
     const { SeedError, withSeedSnapshot } = await import('../../ops/seed.js');
     try {
-      return await withSeedSnapshot(seed.dir, (file) => serveOn(ctx, s, faults, file));
+      return await withSeedSnapshot(seed.dir, (file) => serveOn(ctx, s, faults, file), ctx.signal);
     } catch (err) {
       if (err instanceof SeedError) throw new UsageError(`--seed: ${err.message}`, `Nothing was served, and nothing was changed.${err.hint ? `\n${err.hint}` : ''}`);
       throw err;

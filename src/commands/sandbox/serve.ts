@@ -76,6 +76,8 @@ export default defineCommand<Opts>({
     const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
+      // Ctrl-C while it was starting (a seed being written) stops it at once.
+      if (ctx.signal.aborted) resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
       process.once('SIGTERM', () => resolve());
     });
