@@ -5,6 +5,8 @@ export interface Column {
   header: string;
   /** Dotted path into the resource (`settings.label`) or a function of it. */
   value: string | ((row: any) => unknown);
+  /** On a terminal, left out when no row has a value (room for the others); piped rows always keep it. */
+  optional?: boolean;
 }
 
 /**
