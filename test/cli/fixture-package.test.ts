@@ -59,6 +59,9 @@ beforeAll(async () => {
   expect((await home.run(['demo'])).exitCode).toBe(0);
   const saved = await home.run(['sandbox', 'snapshot', 'save', join(scratch, 'test', 'base.snapshot')]);
   expect(saved.exitCode, saved.stderr).toBe(0);
+  // The same hub as an export directory (cms item export): a seed too.
+  const exported = await home.run(['item', 'export', join(scratch, 'test', 'base-export'), '--hub', 'demo']);
+  expect(exported.exitCode, exported.stderr).toBe(0);
 }, 180_000);
 
 afterAll(() => {
@@ -121,7 +124,7 @@ describe('cms-cli/sandbox from the packed package', () => {
     writeFileSync(join(scratch, 'record.mjs'), "import { register } from 'node:module';\nregister('./record-hooks.mjs', import.meta.url);\n");
     writeFileSync(
       join(scratch, 'load.mjs'),
-      "import { createRequire } from 'node:module';\nconst { startSandbox } = await import('cms-cli/sandbox');\nconst sb = await startSandbox();\nconst res = await fetch(sb.url + '/__sandbox/status');\nconsole.log(res.status);\nawait sb.snapshot();\nawait sb.close();\nconsole.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));\n",
+      "import { createRequire } from 'node:module';\nconst { startSandbox } = await import('cms-cli/sandbox');\nconst sb = await startSandbox();\nconst res = await fetch(sb.url + '/__sandbox/status');\nconsole.log(res.status);\nawait sb.snapshot();\nawait sb.close();\n// Seeding from an export directory reaches the import engine: still none of the CLI.\nconst seeded = await startSandbox({ seed: 'test/base-export' });\nawait seeded.close();\nconsole.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));\n",
     );
     const res = await node(['--import', './record.mjs', 'load.mjs']);
     expect(res.exitCode, String(res.stderr)).toBe(0);
@@ -231,6 +234,53 @@ describe('cms-cli/sandbox from the packed package', () => {
     expect(out.older).toEqual({ schemaVersion: olderVersion, cmsVersion: '0.0.1', repositories: 0 });
     expect(out.seededOlder).toBe(1);
     expect(readFileSync(join(scratch, 'older.snapshot')).equals(olderBytes)).toBe(true);
+  });
+});
+
+describe('cms-cli/sandbox seeded from an export directory', () => {
+  it('startSandbox({ seed: <export dir> }): the hub, its items and links through the SDK; a directory of neither layout is refused', async () => {
+    writeFileSync(
+      join(scratch, 'seed-export.mjs'),
+      [
+        "import { startSandbox } from 'cms-cli/sandbox';",
+        "import { DynamicContent } from 'dc-management-sdk-js';",
+        "import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';",
+        "const sb = await startSandbox({ seed: 'test/base-export' });",
+        "const dc = new DynamicContent({ client_id: sb.clientId, client_secret: sb.clientSecret }, { apiUrl: sb.apiUrl, authUrl: sb.authUrl });",
+        'const hub = (await dc.hubs.list()).getItems()[0];',
+        'const items = [];',
+        'for (const repo of (await hub.related.contentRepositories.list()).getItems()) items.push(...(await repo.related.contentItems.list()).getItems());',
+        "const launch = items.find((i) => i.label === 'Launch announcement' && i.locale === 'en-GB');",
+        'const linked = items.find((i) => i.id === launch.body.related?.[0]?.id)?.label ?? null;',
+        'const seededHub = sb.hub;',
+        'await sb.reset();',
+        'const afterReset = (await fetch(sb.apiUrl + "/hubs", { headers: { authorization: "Bearer " + (await (await fetch(sb.authUrl + "/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", client_id: sb.clientId, client_secret: sb.clientSecret }) })).json()).access_token } }).then((r) => r.json()))._embedded.hubs.length;',
+        'const hubAfterReset = sb.hub ?? null;',
+        'await sb.close();',
+        "mkdirSync('not-an-export', { recursive: true });",
+        "writeFileSync('not-an-export/readme.txt', 'hello');",
+        "const bad = await startSandbox({ seed: 'not-an-export' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        // On disk too; and an item its schema refuses: rejected, naming the file.
+        "const onDisk = await startSandbox({ memory: false, seed: 'test/base-export' });",
+        'const diskHub = onDisk.hub;',
+        'await onDisk.close();',
+        "cpSync('test/base-export', 'bad-export', { recursive: true });",
+        "const dir = 'bad-export/items/content';",
+        "const file = readdirSync(dir).find((f) => JSON.parse(readFileSync(dir + '/' + f, 'utf8')).label === 'Launch background');",
+        "const item = JSON.parse(readFileSync(dir + '/' + file, 'utf8'));",
+        "writeFileSync(dir + '/' + file, JSON.stringify({ ...item, body: { ...item.body, title: '' } }));",
+        "const refused = await startSandbox({ seed: 'bad-export' }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+        'console.log(JSON.stringify({ hub: hub.name, seededHub, hubAfterReset, items: items.length, linked, afterReset, bad, diskHub, refused, file }));',
+      ].join('\n'),
+    );
+    const res = await node(['seed-export.mjs'], { timeout: 30_000 });
+    expect(res.exitCode, String(res.stderr)).toBe(0);
+    const out = JSON.parse(String(res.stdout).trim());
+    expect(out).toMatchObject({ hub: 'demo', seededHub: 'demo', hubAfterReset: null, items: 6, linked: 'Launch background', afterReset: 0 });
+    expect(out.bad).toMatch(/^SandboxError: .*not-an-export is not an export directory: expected manifest\.json/);
+    expect(out.diskHub).toBe('demo');
+    expect(out.refused).toMatch(/^SandboxError: seeding from .*bad-export failed: the service refused 2 of its file\(s\)/);
+    expect(out.refused).toContain(`bad-export/items/content/${out.file}: 400`);
   });
 });
 

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
 import { serveSandbox } from '../helpers/serve.js';
 import { newerSnapshot, olderSnapshot, truncatedSnapshot } from '../helpers/snapshots.js';
@@ -282,9 +283,10 @@ describe('cms sandbox exec', () => {
     expect(res.stderr).toMatch(/--seed: no snapshot at/);
     res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', join(h.dir, 'missing.snapshot')]);
     expect(res.exitCode).toBe(2);
-    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', h.dir]);
+    // A directory that is neither a snapshot nor an export directory (see the export-directory seeds below).
+    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', join(h.dir, 'work')]);
     expect(res.exitCode).toBe(2);
-    expect(res.stderr).toMatch(/is a directory/);
+    expect(res.stderr).toMatch(/is not an export directory/);
     writeFileSync(join(h.dir, 'text.snapshot'), 'hello');
     res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'text.snapshot'), '--', 'true']);
     expect(res.exitCode).toBe(2);
@@ -362,4 +364,178 @@ describe('cms sandbox serve --detach, wait, stop, --export-on-exit, --seed', () 
       expect((await check.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['exported']);
     }
   }, 90_000);
+});
+
+// What a sandbox holds, read over HTTP by a command run under `sandbox exec` (ids left out: a seed
+// makes new ones): the hub, its repositories, folders, schemas, types, and each item with its
+// folder, locale, delivery key, status and the labels of the items it links to.
+const SUMMARY = `
+const env = process.env;
+const token = (await fetch(env.CMS_AUTH_URL + '/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.CMS_CLIENT_ID, client_secret: env.CMS_CLIENT_SECRET }) }).then((r) => r.json())).access_token;
+const get = async (path) => { const r = await fetch(env.CMS_API_URL + path, { headers: { authorization: 'Bearer ' + token } }); if (r.status !== 200) throw new Error(path + ' ' + r.status); return r.json(); };
+const list = async (path, key) => (await get(path + (path.includes('?') ? '&' : '?') + 'size=100'))._embedded?.[key] ?? [];
+const hubs = await list('/hubs', 'hubs');
+const hub = hubs.find((h) => h.name === env.CMS_HUB);
+const repos = await list('/hubs/' + hub.id + '/content-repositories', 'content-repositories');
+const items = [];
+const folders = new Map();
+for (const repo of repos) {
+  for (const f of await list('/content-repositories/' + repo.id + '/folders', 'folders')) folders.set(f.id, repo.name + '/' + f.name);
+  for (const i of await list('/content-repositories/' + repo.id + '/content-items?status=ACTIVE,ARCHIVED', 'content-items')) items.push({ ...i, repo: repo.name });
+}
+const byId = new Map(items.map((i) => [i.id, i]));
+const links = (v, out = []) => { if (Array.isArray(v)) v.forEach((x) => links(x, out)); else if (v && typeof v === 'object') { if (v._meta?.schema === 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link') out.push(byId.get(v.id)?.label ?? 'MISSING ' + v.id); else Object.values(v).forEach((x) => links(x, out)); } return out; };
+console.log(JSON.stringify({
+  hubs: hubs.map((h) => h.name),
+  repositories: repos.map((r) => [r.name, r.label, (r.itemLocales ?? []).join(','), (r.features ?? []).join(','), (r.contentTypes ?? []).map((t) => t.contentTypeUri).sort().join(',')]).sort(),
+  folders: [...folders.values()].sort(),
+  schemas: (await list('/hubs/' + hub.id + '/content-type-schemas', 'content-type-schemas')).map((s) => [s.schemaId, s.validationLevel]).sort(),
+  types: (await list('/hubs/' + hub.id + '/content-types', 'content-types')).map((t) => [t.contentTypeUri, t.settings.label]).sort(),
+  items: items.map((i) => [i.repo, i.label, i.locale ?? null, i.deliveryKey ?? i.body._meta.deliveryKey ?? null, i.status, i.folderId ? folders.get(i.folderId) : null, links(i.body).sort().join(',')].join(' | ')).sort(),
+}));
+`;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('--seed <export directory> (cms item export, or a dc-cli export)', () => {
+  let source: CliHome;
+  let exported: string;
+  let original: { items: string[]; folders: string[] } & Record<string, unknown>;
+
+  beforeAll(async () => {
+    source = home();
+    expect((await source.run(['demo'])).exitCode).toBe(0);
+    // An archived item too: the seed keeps its status.
+    const weekly = (await source.json<{ id: string; label: string }[]>(['item', 'list', '--hub', 'demo', '--repo', 'content'])).find((i) => i.label === 'Weekly roundup')!;
+    expect((await source.run(['item', 'archive', weekly.id])).exitCode).toBe(0);
+    exported = join(source.dir, 'work', 'export');
+    const res = await source.run(['item', 'export', exported, '--hub', 'demo', '--status', 'ACTIVE,ARCHIVED']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    // The source hub as the same reader sees it: a sandbox served on its data directory.
+    const seen = await source.run(['sandbox', 'exec', '--data-dir', source.env.CMS_DATA_DIR, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(seen.exitCode, seen.stderr).toBe(0);
+    original = JSON.parse(seen.stdout);
+    expect(original.items.length).toBe(6);
+  }, 120_000);
+
+  it('exec: the hub of the export (CMS_HUB), its repositories, folders, schemas, types and items with their links', async () => {
+    const h = home();
+    const res = await h.run(['sandbox', 'exec', '--seed', exported, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const seeded = JSON.parse(res.stdout);
+    expect(seeded.hubs).toEqual(['demo']);
+    expect(seeded).toEqual(original);
+    expect(seeded.items.some((i: string) => /Launch announcement .*news\/launch .*\| content\/news \| Launch background/.test(i))).toBe(true);
+    expect(seeded.items.some((i: string) => /Weekly roundup .*ARCHIVED/.test(i))).toBe(true);
+    // In memory: nothing was written to the data directory.
+    expect(existsSync(join(h.env.CMS_DATA_DIR, 'sandbox.db'))).toBe(false);
+  }, 60_000);
+
+  it('serve: prints the hub (JSON and text) and replaces what the data directory held', async () => {
+    const h = home();
+    expect((await h.run(['hub', 'create', '--name', 'before', '--label', 'Before'])).exitCode).toBe(0);
+    const served = await serveSandbox(h.env, ['--seed', exported]);
+    try {
+      const env = { CMS_API_URL: `${served.url}/v2/content`, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret', CMS_HUB: 'demo' };
+      expect((await h.json<{ name: string }[]>(['hub', 'list'], { env })).map((x) => x.name)).toEqual(['demo']);
+      expect((await h.json<unknown[]>(['item', 'list', '--repo', 'content', '--status', 'ACTIVE,ARCHIVED'], { env })).length).toBe(3);
+    } finally {
+      await served.stop();
+    }
+    const json = execa(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '-o', 'json', '--seed', exported], { env: h.env, reject: false });
+    const text = execa(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data-dir', join(h.dir, 'other'), '--seed', exported], { env: h.env, reject: false });
+    const firstLine = (child: typeof json, until: RegExp) =>
+      new Promise<string>((resolve) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (until.test(buf)) resolve(buf);
+        });
+        void child.then(() => resolve(buf));
+      });
+    const [jsonOut, textOut] = await Promise.all([firstLine(json, /\n/), firstLine(text, /Press Ctrl-C/)]);
+    json.kill('SIGTERM');
+    text.kill('SIGTERM');
+    await Promise.all([json, text]);
+    expect(JSON.parse(jsonOut.split('\n')[0]!)).toMatchObject({ hub: 'demo', clientId: 'sandbox-admin' });
+    expect(textOut).toMatch(/^\s+Hub\s+demo$/m);
+  }, 60_000);
+
+  it('a dc-cli export (schemas, types and content) seeds a hub named after the directory', async () => {
+    const h = home();
+    const root = join(h.dir, 'work', 'My Site');
+    const schemaId = 'https://schemas.example.com/page.json';
+    const page = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: schemaId, title: 'Page', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string', minLength: 1 }, next: { allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link' }] } }, required: ['title'] };
+    mkdirSync(join(root, 'content-type-schemas', 'schemas'), { recursive: true });
+    mkdirSync(join(root, 'content-types'));
+    mkdirSync(join(root, 'content', 'Website Content', 'pages'), { recursive: true });
+    writeFileSync(join(root, 'content-type-schemas', 'schemas', 'page-schema.json'), JSON.stringify(page));
+    writeFileSync(join(root, 'content-type-schemas', 'page.json'), JSON.stringify({ schemaId, validationLevel: 'CONTENT_TYPE', body: './schemas/page-schema.json' }));
+    writeFileSync(join(root, 'content-types', 'page.json'), JSON.stringify({ contentTypeUri: schemaId, settings: { label: 'Page' }, repositories: ['content'] }));
+    const link = (id: string) => ({ _meta: { schema: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link' }, contentType: schemaId, id });
+    const a = '11111111-1111-4111-8111-111111111111';
+    const b = '22222222-2222-4222-8222-222222222222';
+    writeFileSync(join(root, 'content', 'Website Content', 'Home.json'), JSON.stringify({ id: a, label: 'Home', body: { _meta: { schema: schemaId }, title: 'Home', next: link(b) }, status: 'ACTIVE' }));
+    writeFileSync(join(root, 'content', 'Website Content', 'pages', 'About.json'), JSON.stringify({ id: b, label: 'About', body: { _meta: { schema: schemaId }, title: 'About' }, status: 'ACTIVE' }));
+    const res = await h.run(['sandbox', 'exec', '--seed', root, '--', process.execPath, '--input-type=module', '-e', 'console.log(process.env.CMS_HUB)']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stdout.trim()).toBe('my-site');
+    const seen = await h.run(['sandbox', 'exec', '--seed', root, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(seen.exitCode, seen.stderr).toBe(0);
+    const summary = JSON.parse(seen.stdout);
+    expect(summary.types).toEqual([[schemaId, 'Page']]);
+    expect(summary.items).toEqual(['content | About |  |  | ACTIVE | content/pages | ', 'content | Home |  |  | ACTIVE |  | About']);
+    expect(summary.repositories).toEqual([['content', 'Website Content', '', '', schemaId]]);
+  }, 60_000);
+
+  it('bad input: neither layout, a schema or an item the service refuses: exit 2 naming the file, nothing served, nothing lost', async () => {
+    const h = home();
+    expect((await h.run(['hub', 'create', '--name', 'kept', '--label', 'Kept'])).exitCode).toBe(0);
+    const work = join(h.dir, 'work');
+    // Neither layout.
+    mkdirSync(join(work, 'notes'));
+    writeFileSync(join(work, 'notes', 'readme.txt'), 'hello');
+    let res = await h.run(['sandbox', 'exec', '--seed', join(work, 'notes'), '--', 'true']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/--seed: .*notes is not an export directory: expected manifest\.json \(cms item export\) or a dc-cli export/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+
+    // A schema the service refuses.
+    const badSchema = join(work, 'bad-schema');
+    cpSync(exported, badSchema, { recursive: true });
+    const schemaFile = readdirSync(join(badSchema, 'schemas')).find((f) => f.includes('article'))!;
+    const doc = JSON.parse(readFileSync(join(badSchema, 'schemas', schemaFile), 'utf8'));
+    writeFileSync(join(badSchema, 'schemas', schemaFile), JSON.stringify({ ...doc, properties: { ...doc.properties, title: { type: 'no-such-type' } } }));
+    const port = await freePort();
+    res = await h.run(['sandbox', 'serve', '--port', String(port), '--seed', badSchema]);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain(schemaFile);
+    expect(res.stderr).toMatch(/Nothing was served/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(await portClosed(port)).toBe(true);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+
+    // An item failing validation.
+    const badItem = join(work, 'bad-item');
+    cpSync(exported, badItem, { recursive: true });
+    const itemDir = join(badItem, 'items', 'content');
+    const itemFile = readdirSync(itemDir).find((f) => JSON.parse(readFileSync(join(itemDir, f), 'utf8')).label === 'Launch background')!;
+    const item = JSON.parse(readFileSync(join(itemDir, itemFile), 'utf8'));
+    writeFileSync(join(itemDir, itemFile), JSON.stringify({ ...item, body: { ...item.body, title: '' } }));
+    res = await h.run(['sandbox', 'serve', '--port', String(port), '--seed', badItem]);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain(join('items', 'content', itemFile));
+    expect(await portClosed(port)).toBe(true);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+    // exec does not run the command.
+    res = await h.run(['sandbox', 'exec', '--seed', badItem, '--', process.execPath, '-e', "require('fs').writeFileSync(process.argv[1], 'ran')", join(work, 'ran')]);
+    expect(res.exitCode).toBe(2);
+    expect(existsSync(join(work, 'ran'))).toBe(false);
+  }, 60_000);
 });
