@@ -66,8 +66,8 @@ export function redactQuery(text: string): string {
 /** A URL as safe to print: secret query parameters redacted. */
 export const redactUrl = (url: string): string => redactQuery(url);
 
-/** A query parameter's name that holds a secret: a secret's name, or `key` / `api_key` (an API key's usual query name). */
-export const isSecretParam = (name: string) => isSecretKey(name) || /^(api[-_]?)?key$/i.test(name);
+/** A query parameter's name that holds a secret: a secret's name, `key` / `api_key` (an API key's usual query name), or a short credential name: `sig` (a signed URL's signature), `code` (an OAuth authorization code), `jwt`. */
+export const isSecretParam = (name: string) => isSecretKey(name) || /^((api[-_]?)?key|sig|code|jwt)$/i.test(name);
 
 function decodeURIComponentSafe(s: string): string {
   try {
