@@ -304,7 +304,7 @@ describe('secrets in any shape a client sends them', () => {
     expect(verify.text).not.toContain(secret);
     // What could be redacted in place is kept (a verify can still match it); what could not is said to be left out.
     const requests = all.body.requests as { op?: string; body?: string; query: string; path: string; status: number; clientId: string | null }[];
-    expect(requests.find((r) => r.op === 'webhooks.create' && r.status === 201)?.body).toContain('"handlers":["https://hooks.example/in?code=1&key=[redacted]","https://hooks.example/in?client_secret=[redacted]"]');
+    expect(requests.find((r) => r.op === 'webhooks.create' && r.status === 201)?.body).toContain('"handlers":["https://hooks.example/in?code=[redacted]&key=[redacted]","https://hooks.example/in?client_secret=[redacted]"]');
     expect(requests.find((r) => r.query.includes('page=0'))?.query).toBe('?key=[redacted]&page=0');
     expect(requests.filter((r) => r.body?.startsWith('[body not kept')).length).toBeGreaterThanOrEqual(6);
     // The client asked for at the token endpoint is what the form's client_id says: here a secret too.
