@@ -869,6 +869,7 @@ complete -c cms -n '__cms_at sandbox exec' -l faults -r -d 'inject faults (as cm
 complete -c cms -n '__cms_at sandbox exec' -l faults-seed -r -d 'seed for the fault dice'
 complete -c cms -n '__cms_at sandbox exec' -l data-dir -r -d 'keep the data in this directory (default: in memory, gone when the command ends)'
 complete -c cms -n '__cms_at sandbox exec' -l token-ttl -r -d 'access token lifetime'
+complete -c cms -n '__cms_at sandbox exec' -l cors-origin -r -d 'let pages of this origin (e.g. http://localhost:3000) read delivery with CORS (repeatable): Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console'
 complete -c cms -n '__cms_at sandbox requests' -l method -r -d 'only this HTTP method'
 complete -c cms -n '__cms_at sandbox requests' -l path -r -d 'only paths matching the glob (* within a segment, ** across)'
 complete -c cms -n '__cms_at sandbox requests' -l status -r -d 'only this status (404), class (4xx) or dropped'

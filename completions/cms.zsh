@@ -882,7 +882,8 @@ _cms_opts=(
 --faults:inject faults (as cms sandbox serve --faults)
 --faults-seed:seed for the fault dice
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
---token-ttl:access token lifetime'
+--token-ttl:access token lifetime
+--cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console'
   'cms sandbox requests' '--method:only this HTTP method
 --path:only paths matching the glob (* within a segment, ** across)
 --status:only this status (404), class (4xx) or dropped
@@ -1319,7 +1320,7 @@ _cms_valopts=(
   'cms extension list' ' --hub --limit '
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   'cms sandbox console' ' --port '
-  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl '
+  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl --cors-origin '
   'cms sandbox requests' ' --method --path --status --client --limit --interval --for --port '
   'cms sandbox serve' ' --host --allow-host --cors-origin --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
   'cms sandbox stop' ' --data-dir '

@@ -229,6 +229,23 @@ describe('cms sandbox exec', () => {
     expect((await h.run(['sandbox', 'exec', '--', process.execPath, '-e', ''])).exitCode).toBe(0);
   });
 
+  it('--cors-origin lets a page of that origin read delivery, as serve does; a malformed one is exit 2', async () => {
+    const h = home();
+    const probe = `
+const origin = new URL(process.env.CMS_SANDBOX_URL).origin;
+const ask = (from) => fetch(origin + '/cdn/any-hub/content/id/00000000-0000-0000-0000-000000000000', { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'GET' } });
+const listed = await ask('http://localhost:3000');
+const other = await ask('http://evil.example');
+console.log(JSON.stringify({ listed: listed.headers.get('access-control-allow-origin'), other: other.headers.get('access-control-allow-origin') }));
+`;
+    const res = await h.run(['sandbox', 'exec', '--cors-origin', 'http://localhost:3000', '--', process.execPath, '--input-type=module', '-e', probe]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout.trim().split('\n').pop()!)).toEqual({ listed: 'http://localhost:3000', other: null });
+    const bad = await h.run(['sandbox', 'exec', '--cors-origin', 'localhost:3000/path', '--', process.execPath, '-e', '']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--cors-origin');
+  });
+
   it('seeds from a snapshot (CMS_HUB is its only hub) and injects faults', async () => {
     const h = home();
     await h.run(['hub', 'create', '--name', 'seeded', '--label', 'Seeded']);

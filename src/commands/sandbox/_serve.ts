@@ -6,6 +6,7 @@ import { checkSeedDirectory } from '../../ops/seed.js';
 import type { RunningServer } from '../../server/http.js';
 import type { Sandbox } from '../../server/app.js';
 import { sandboxOpenError } from '../../core/transport.js';
+import type { OptionSpec } from '../../cli/define.js';
 
 // What `sandbox serve` and `sandbox exec` share: a sandbox on a data directory (or in memory),
 // seeded from a snapshot or an export directory, with faults, served over HTTP.
@@ -173,3 +174,11 @@ function hubOf(sandbox: Sandbox): { hub?: string } {
 
 /** The pid file of a detached sandbox: in its data directory. */
 export const PID_FILE = 'sandbox.pid';
+
+/** --cors-origin, for serve and exec alike (checked where the server starts: core/host.ts). */
+export const corsOriginOption: OptionSpec = {
+  flags: '--cors-origin <origin>',
+  description:
+    "let pages of this origin (e.g. http://localhost:3000) read delivery with CORS (repeatable): Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console",
+  repeatable: true,
+};

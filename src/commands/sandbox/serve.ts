@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, corsOriginOption, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -49,12 +49,7 @@ export default defineCommand<Opts>({
         "also answer requests whose Host is this name (repeatable): name, name:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs' staging hostnames are always served",
       repeatable: true,
     },
-    {
-      flags: '--cors-origin <origin>',
-      description:
-        "let pages of this origin (e.g. http://localhost:3000) read delivery with CORS (repeatable): Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console",
-      repeatable: true,
-    },
+    corsOriginOption,
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
