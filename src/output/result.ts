@@ -17,8 +17,8 @@ export type Output = (
   /** raw: printed as the service sent it (with _links), as JSON even in table mode (cms api). */
   | { kind: 'item'; data: unknown; columns?: Column[]; raw?: boolean; paths?: PathOracle }
   | { kind: 'list'; items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[]; limit?: number; paths?: PathOracle }
-  /** Text printed as it is (rendered HTML, completion scripts, help). */
-  | { kind: 'text'; text: string }
+  /** Text printed as it is (completion scripts, help); html: an HTML document (rendered items). */
+  | { kind: 'text'; text: string; html?: boolean }
   /** A confirmation for people (stderr on a terminal, nothing when piped); data optional. */
   | { kind: 'done'; message: string; data?: unknown }
 ) & {
@@ -29,6 +29,7 @@ export type Output = (
 export const item = (data: unknown, columns?: Column[]): Output => ({ kind: 'item', data, columns });
 export const list = (items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], limit?: number): Output => ({ kind: 'list', items, columns, limit });
 export const text = (t: string): Output => ({ kind: 'text', text: t });
+export const html = (t: string): Output => ({ kind: 'text', text: t, html: true });
 export const done = (message: string, data?: unknown): Output => ({ kind: 'done', message, data });
 /** Prints `out`, then fails with `failure` (its message on stderr, its exit code). */
 export const failing = (out: Output, failure: CliError): Output => ({ ...out, failure });

@@ -20,6 +20,8 @@ const hubs = [
   { id: "'--profile=prod'", name: 'quoted-id', label: 'q', status: 'ACTIVE' },
   { id: '\\-\\-dry-run', name: 'escaped-id', label: 'e', status: 'ACTIVE' },
   { id: '"-o"', name: 'double-quoted-id', label: 'd', status: 'ACTIVE' },
+  // Printed escaped (\u202e), a bidi control would reach xargs as a backslash and a word.
+  { id: '6b000000000000000000\u202e0003', name: 'bidi-id', label: 'b', status: 'ACTIVE' },
 ];
 
 describe('output from a hostile service', () => {
@@ -102,7 +104,7 @@ describe('output from a hostile service', () => {
     const res = await home.run(['hub', 'list', '-q'], { env });
     expect(res.stdout).toBe('6b0000000000000000000001\n6b0000000000000000000002\n');
     expect(res.exitCode).toBe(1);
-    expect(res.stderr).toContain('6 ids were not printed');
+    expect(res.stderr).toContain('7 ids were not printed');
   });
 
   it('-q | xargs never hands the next command an option-looking word (quotes and backslashes are not pipe-safe)', async () => {
