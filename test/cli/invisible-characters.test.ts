@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
+import { cellOf, stringWidth } from '../helpers/cells.js';
 
 // Bidirectional controls and invisible format characters in text from the service (Trojan
 // Source, CVE-2021-42574): a label "invoice<RLO>fdp.exe" shows as "invoiceexe.pdf", an isolate
@@ -9,8 +9,6 @@ import { CliHome } from '../helpers/cli.js';
 // escaped in text (tables, records, piped rows, YAML, messages) and as \uXXXX in JSON, and
 // leaves what legitimate text needs: joiners inside emoji and in scripts that shape with them
 // (Persian ZWNJ), the tag characters of a flag emoji.
-const stringWidth = createRequire(import.meta.url)('string-width') as (s: string) => number;
-
 const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
 const SCOTLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
 const PERSIAN = '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645';
@@ -51,8 +49,6 @@ describe('bidi controls and invisible characters (built binary, embedded sandbox
     for (const [label] of HOSTILE.slice(0, 2)) expect((await home.run(['repo', 'create', '--hub', 'h0', '--name', label, '--label', 'r'])).exitCode).toBe(0);
   }, 120_000);
   afterAll(() => home.cleanup());
-
-  const cellOf = (lines: string[], word: string) => lines.filter((l) => l.includes(word)).map((l) => stringWidth(l.slice(0, l.indexOf(word))));
 
   it('tables on a terminal show them escaped, keep legitimate joiners and flags, and stay aligned', async () => {
     const res = await home.run(['hub', 'list'], { env: { CMS_FORCE_TTY: '200' } });
