@@ -193,11 +193,25 @@ function printQueryResult(value: unknown, io: IO): void {
   else io.out(`${visible(String(value))}\n`);
 }
 
-export function cell(row: unknown, column: Column): string {
+/** A cell's text; on a terminal, a number of a column that says how it reads is rounded and grouped (figure). */
+export function cell(row: unknown, column: Column, terminal = false): string {
   const v = typeof column.value === 'function' ? column.value(row) : path(row, column.value);
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') return JSON.stringify(v);
+  if (terminal && column.number && typeof v === 'number' && Number.isFinite(v)) return figure(v, column.number);
   return String(v);
+}
+
+// Fixed separators (',' for thousands, '.' for decimals) whatever the locale: one spelling in
+// every terminal, docs and bug report.
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** The one rule for figures on a terminal: counts grouped (1,234,567), rates as percentages (33.3%), averages to one decimal (2.7). */
+function figure(v: number, kind: NonNullable<Column['number']>): string {
+  if (kind === 'count') return GROUPED.format(v);
+  if (kind === 'rate') return `${ONE_DECIMAL.format(v * 100)}%`;
+  return ONE_DECIMAL.format(v);
 }
 
 function path(row: unknown, dotted: string): unknown {
@@ -335,7 +349,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
   // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
   const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
-  const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
+  const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
   const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
@@ -439,7 +453,7 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
       const block = visible(stringify(v).trimEnd()).split('\n').map((l: string) => `  ${l}`).join('\n');
       io.out(`${paint.bold(c.header)}\n${block}\n`);
     } else {
-      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(oneLine(cell(value, c))), paint)}\n`);
+      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(oneLine(cell(value, c, true))), paint)}\n`);
     }
   }
 }

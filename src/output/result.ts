@@ -5,6 +5,12 @@ export interface Column {
   header: string;
   /** Dotted path into the resource (`settings.label`) or a function of it. */
   value: string | ((row: any) => unknown);
+  /**
+   * How a number in it reads on a terminal (render.ts `figure`): a count with thousands
+   * separators, a rate (a fraction) as a percentage to one decimal, an average to one decimal.
+   * Piped rows, JSON and YAML keep the number as it is.
+   */
+  number?: 'count' | 'rate' | 'average';
 }
 
 /**
@@ -34,7 +40,7 @@ export const done = (message: string, data?: unknown): Output => ({ kind: 'done'
 /** Prints `out`, then fails with `failure` (its message on stderr, its exit code). */
 export const failing = (out: Output, failure: CliError): Output => ({ ...out, failure });
 
-/** Column shorthand: col('id'), col('Label', 'settings.label'). */
-export function col(header: string, value?: Column['value']): Column {
-  return { header: header.toUpperCase(), value: value ?? header };
+/** Column shorthand: col('id'), col('Label', 'settings.label'), col('ctr', 'clickThroughRate', 'rate'). */
+export function col(header: string, value?: Column['value'], number?: Column['number']): Column {
+  return { header: header.toUpperCase(), value: value ?? header, ...(number ? { number } : {}) };
 }
