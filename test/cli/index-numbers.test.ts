@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 // Numbers of `cms index stats` and `cms index analytics`, one rule: on a terminal, counts with
 // thousands separators, rates as percentages to one decimal, averages to one decimal; piped rows,
@@ -25,31 +24,16 @@ const NO_RESULTS = { rate: 0.125, count: 16000, noResultCount: 2000, dates: [{ d
 
 describe('numbers in cms index stats and analytics', () => {
   const home = new CliHome();
-  let server: Server;
+  let service: Awaited<ReturnType<typeof fakeService>>;
   let env: Record<string, string>;
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const base = `/v2/content/hubs/${HUB}/search-indexes/${INDEX}`;
-      const body =
-        path === '/oauth/token'
-          ? { access_token: 'token', token_type: 'bearer', expires_in: 3600 }
-          : path === `${base}/stats`
-            ? STATS
-            : path === `${base}/analytics/top-searches`
-              ? { _embedded: { 'top-searches': TOP } }
-              : path === `${base}/analytics/no-results-rate`
-                ? NO_RESULTS
-                : undefined;
-      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body ?? { errors: [{ message: `no ${path}` }] }));
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    env = { CMS_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' };
+    const base = `/v2/content/hubs/${HUB}/search-indexes/${INDEX}`;
+    const answers: Record<string, unknown> = { [`${base}/stats`]: STATS, [`${base}/analytics/top-searches`]: { _embedded: { 'top-searches': TOP } }, [`${base}/analytics/no-results-rate`]: NO_RESULTS };
+    service = await fakeService((path) => (path in answers ? { body: answers[path] } : undefined));
+    env = service.env;
   });
   afterAll(() => {
-    server.close();
+    service.close();
     home.cleanup();
   });
 
