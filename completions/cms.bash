@@ -228,7 +228,7 @@ declare -A _cms_opts=(
   ['cms browse']='--no-browser --port'
   ['cms completion']=''
   ['cms demo']='--hub'
-  ['cms login']='--client-id --client-secret --client-secret-stdin --api-url --auth-url --hub --sandbox --no-verify'
+  ['cms login']='--client-id --client-secret --client-secret-stdin --api-url --auth-url --delivery-url --hub --sandbox --no-verify'
   ['cms runs']='--hub --limit --all --older-than --include-interrupted -y --yes'
   ['cms undo']='--concurrency --dry-run --progress -y --yes --resume'
   ['cms version']=''
@@ -585,7 +585,7 @@ declare -A _cms_valopts=(
   ['cms api']=' -F --field -f --raw-field --input -H --header --repo '
   ['cms browse']=' --port '
   ['cms demo']=' --hub '
-  ['cms login']=' --client-id --client-secret --api-url --auth-url --hub '
+  ['cms login']=' --client-id --client-secret --api-url --auth-url --delivery-url --hub '
   ['cms runs']=' --hub --limit --older-than '
   ['cms undo']=' --concurrency --progress --resume '
 )

@@ -924,6 +924,7 @@ complete -c cms -n '__cms_at login' -l client-secret -r -d 'API client secret (p
 complete -c cms -n '__cms_at login' -l client-secret-stdin -d 'read the client secret from standard input'
 complete -c cms -n '__cms_at login' -l api-url -r -d 'API base URL, e.g. https://api.example.com'
 complete -c cms -n '__cms_at login' -l auth-url -r -d 'authorization server URL (default: the API origin)'
+complete -c cms -n '__cms_at login' -l delivery-url -r -d 'Content Delivery 2 URL, {hubName} for the hub name (default: https://{hubName}.cdn.content.amplience.net for the hosted service, {API origin}/cdn/{hubName} otherwise)'
 complete -c cms -n '__cms_at login' -l hub -r -d 'default hub of the profile'
 complete -c cms -n '__cms_at login' -l sandbox -d 'use the embedded sandbox (defaults to its admin client)'
 complete -c cms -n '__cms_at login' -l no-verify -d 'save without checking the credentials'

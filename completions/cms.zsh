@@ -957,6 +957,7 @@ _cms_opts=(
 --client-secret-stdin:read the client secret from standard input
 --api-url:API base URL, e.g. https\://api.example.com
 --auth-url:authorization server URL (default\: the API origin)
+--delivery-url:Content Delivery 2 URL, {hubName} for the hub name (default\: https\://{hubName}.cdn.content.amplience.net for the hosted service, {API origin}/cdn/{hubName} otherwise)
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
 --no-verify:save without checking the credentials'
@@ -1327,7 +1328,7 @@ _cms_valopts=(
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms browse' ' --port '
   'cms demo' ' --hub '
-  'cms login' ' --client-id --client-secret --api-url --auth-url --hub '
+  'cms login' ' --client-id --client-secret --api-url --auth-url --delivery-url --hub '
   'cms runs' ' --hub --limit --older-than '
   'cms undo' ' --concurrency --progress --resume '
 )

@@ -13,6 +13,7 @@ interface Opts {
   clientSecretStdin?: boolean;
   apiUrl?: string;
   authUrl?: string;
+  deliveryUrl?: string;
   hub?: string;
   sandbox?: boolean;
   verify: boolean;
@@ -33,6 +34,7 @@ export default defineCommand<Opts>({
     { flags: '--client-secret-stdin', description: 'read the client secret from standard input' },
     { flags: '--api-url <url>', description: 'API base URL, e.g. https://api.example.com' },
     { flags: '--auth-url <url>', description: 'authorization server URL (default: the API origin)' },
+    { flags: '--delivery-url <url>', description: 'Content Delivery 2 URL, {hubName} for the hub name (default: https://{hubName}.cdn.content.amplience.net for the hosted service, {API origin}/cdn/{hubName} otherwise)' },
     { flags: '--hub <id|name>', description: 'default hub of the profile' },
     { flags: '--sandbox', description: 'use the embedded sandbox (defaults to its admin client)' },
     { flags: '--no-verify', description: 'save without checking the credentials' },
@@ -50,6 +52,10 @@ export default defineCommand<Opts>({
       profile.clientSecret = await secretFrom(opts);
     }
     if (opts.authUrl) profile.authUrl = opts.authUrl;
+    if (opts.deliveryUrl) {
+      if (!/^https?:\/\/[^/]/i.test(opts.deliveryUrl)) throw new UsageError(`--delivery-url '${opts.deliveryUrl}' is not an http(s) URL`, 'e.g. https://{hubName}.cdn.content.amplience.net');
+      profile.deliveryUrl = opts.deliveryUrl;
+    }
     if (opts.hub) profile.hub = opts.hub;
     await askForMissing(ctx, profile);
     if (profile.apiUrl !== SANDBOX) {

@@ -8,6 +8,8 @@ import { ensurePrivateDir } from './private-dir.js';
 export interface Profile {
   apiUrl?: string;
   authUrl?: string;
+  /** Content Delivery 2 base URL, `{hubName}` standing for the hub's name (CMS_DELIVERY_URL). */
+  deliveryUrl?: string;
   clientId?: string;
   clientSecret?: string;
   hub?: string;

@@ -15,13 +15,15 @@ export interface Connection {
   /** Origin (and optional prefix) of the API, e.g. https://api.example.com; for the embedded sandbox its virtual origin. */
   apiUrl: string;
   authUrl: string;
+  /** Content Delivery 2 base URL as given (CMS_DELIVERY_URL or the profile), `{hubName}` for the hub's name; unset: deliveryBase's default. */
+  deliveryUrl?: string;
   clientId: string;
   clientSecret: string;
   hub?: string;
   /** Data directory of the embedded sandbox. */
   dataDir: string;
   /** Where each value came from, for `cms profile show`. */
-  sources?: Record<'profile' | 'apiUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'hub', ValueSource>;
+  sources?: Record<'profile' | 'apiUrl' | 'authUrl' | 'deliveryUrl' | 'clientId' | 'clientSecret' | 'hub', ValueSource>;
 }
 
 export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
@@ -67,6 +69,8 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
   if (!embedded) checkUrl(apiUrl, useEnv && env.CMS_API_URL ? 'CMS_API_URL' : `The API URL of profile '${name}'`);
   const authGiven = pick('CMS_AUTH_URL', profile.authUrl);
   if (authGiven) checkUrl(authGiven, useEnv && env.CMS_AUTH_URL ? 'CMS_AUTH_URL' : `The auth URL of profile '${name}'`);
+  const deliveryUrl = pick('CMS_DELIVERY_URL', profile.deliveryUrl) || undefined;
+  if (deliveryUrl) checkUrl(deliveryUrl.replace(/\{hubName\}/g, 'hub'), useEnv && env.CMS_DELIVERY_URL ? 'CMS_DELIVERY_URL' : `The delivery URL of profile '${name}'`);
   const base = embedded ? EMBEDDED_ORIGIN : apiUrl.replace(/\/+$/, '');
   const clientId = pick('CMS_CLIENT_ID', profile.clientId) ?? (embedded ? SANDBOX_ADMIN.clientId : undefined);
   const clientSecret = pick('CMS_CLIENT_SECRET', profile.clientSecret) ?? (embedded && clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
@@ -82,11 +86,38 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
     profile: flags.profile ? 'flag' : env.CMS_PROFILE ? 'env' : name ? 'profile' : 'default',
     apiUrl: from('CMS_API_URL', profile.apiUrl),
     authUrl: from('CMS_AUTH_URL', profile.authUrl),
+    deliveryUrl: from('CMS_DELIVERY_URL', profile.deliveryUrl),
     clientId: from('CMS_CLIENT_ID', profile.clientId),
     clientSecret: from('CMS_CLIENT_SECRET', profile.clientSecret),
     hub: flags.hub ? 'flag' : useEnv && env.CMS_HUB ? 'env' : profile.hub ? 'profile' : 'default',
   };
-  return { profile: name, source, embedded, apiUrl: base, authUrl, clientId, clientSecret, hub, dataDir: dataDir(env), sources };
+  return { profile: name, source, embedded, apiUrl: base, authUrl, ...(deliveryUrl ? { deliveryUrl } : {}), clientId, clientSecret, hub, dataDir: dataDir(env), sources };
+}
+
+/** The hosted service's API host; its Content Delivery 2 is on a host of each hub's own. */
+const HOSTED_API = /(^|\.)amplience\.net$/i;
+/** A hub name as a DNS label: what the hosted service allows, checked before it goes into a host name. */
+const HUB_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/**
+ * The Content Delivery 2 URL of a connection, `{hubName}` standing for a hub's name: the
+ * connection's delivery URL; else the hosted service's `https://{hubName}.cdn.content.amplience.net`
+ * (the vendor's delivery SDK's default host) when the API is the hosted one; else
+ * `{API origin}/cdn/{hubName}`, where a sandbox (embedded or served) serves it.
+ */
+export function deliveryUrlTemplate(conn: Pick<Connection, 'apiUrl' | 'deliveryUrl'>): string {
+  if (conn.deliveryUrl) return conn.deliveryUrl.replace(/\/+$/, '');
+  const api = new URL(conn.apiUrl);
+  return HOSTED_API.test(api.hostname) ? 'https://{hubName}.cdn.content.amplience.net' : `${api.origin}/cdn/{hubName}`;
+}
+
+/** Where Content Delivery 2 answers for a hub (no trailing slash; `/content/id/...` follows). */
+export function deliveryBase(conn: Pick<Connection, 'apiUrl' | 'deliveryUrl'>, hubName: string): string {
+  const template = deliveryUrlTemplate(conn);
+  // In a host name the hub name must be a DNS label (it comes from the service); in a path it is encoded.
+  const inHost = /^https?:\/\/[^/]*\{hubName\}/i.test(template);
+  if (inHost && !HUB_LABEL.test(hubName)) throw new UsageError(`The hub name '${hubName.slice(0, 64)}' cannot be part of a delivery host name`, 'Set CMS_DELIVERY_URL to the delivery URL of the hub.');
+  return template.replace(/\{hubName\}/g, inHost ? hubName.toLowerCase() : encodeURIComponent(hubName));
 }
 
 /** A service URL must be http(s) with a host: refused before any connection (exit 2), naming where it came from. */

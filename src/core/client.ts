@@ -35,6 +35,11 @@ export interface RequestOptions {
    * (`cms api <absolute URL>`): without the access token, or with it when the user asked.
    */
   otherOrigin?: 'anonymous' | 'token';
+  /**
+   * A public API (Content Delivery): sent without the access token to whatever origin the URL
+   * names, the API's own included. Nothing can add the token to such a request.
+   */
+  anonymous?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -130,7 +135,7 @@ export class ApiClient {
     // The one place credentials are attached: a link or Location the service sent that leads to
     // another origin is not followed, or the token would go to whoever the service names.
     const foreign = originOf(url) !== this.origin;
-    if (foreign && !opts.otherOrigin) {
+    if (foreign && !opts.otherOrigin && !opts.anonymous) {
       throw new CliError(
         `The service pointed to ${redactUrl(url)}, outside the API origin ${this.origin}; not followed (the access token is sent to the API origin only)`,
         ExitCode.FAILURE,
@@ -143,7 +148,8 @@ export class ApiClient {
     const signal = opts.signal ?? this.options.signal;
     const link = requestSignal(signal);
     try {
-      return await this.attempts<T>(method, url, opts, !foreign || opts.otherOrigin === 'token', signal, link.signal);
+      const withToken = !opts.anonymous && (!foreign || opts.otherOrigin === 'token');
+      return await this.attempts<T>(method, url, opts, withToken, signal, link.signal);
     } finally {
       link.release();
     }

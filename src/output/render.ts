@@ -349,7 +349,11 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
   // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
   const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
-  const cells = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
+  const all = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
+  // An optional column no row fills gives its room to the others.
+  const kept = columns.map((c, i) => !c.optional || all.some((r) => r[i] !== ''));
+  const cells = all.map((r) => r.filter((_, i) => kept[i]));
+  columns = columns.filter((_, i) => kept[i]);
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
   const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
@@ -445,9 +449,10 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
     return;
   }
   const paint = await io.colors();
-  const pad = Math.max(...fields.map((c) => c.header.length));
   const { stringify } = await import('yaml');
-  for (const c of fields) {
+  const filled = fields.filter((c) => !c.optional || cell(value, c) !== '');
+  const pad = Math.max(...filled.map((c) => c.header.length));
+  for (const c of filled) {
     const v = typeof c.value === 'function' ? c.value(value) : path(value, c.value);
     if (v && typeof v === 'object' && Object.keys(v).length) {
       const block = visible(stringify(v).trimEnd()).split('\n').map((l: string) => `  ${l}`).join('\n');

@@ -11,6 +11,8 @@ export interface Column {
    * Piped rows, JSON and YAML keep the number as it is.
    */
   number?: 'count' | 'rate' | 'average';
+  /** On a terminal, left out when no row has a value (room for the others); piped rows always keep it. */
+  optional?: boolean;
 }
 
 /**

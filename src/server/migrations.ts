@@ -1,6 +1,7 @@
 import type { Migration } from './core/db.js';
 import { coreSeed } from './core/seed.js';
 import { reindexAllItems } from './items/search-text.js';
+import { indexPublishedKeys } from './items/store.js';
 
 // Applied in this order. Resource families append their own migration; never edit an applied one.
 // Every resource row keeps its indexed columns beside the full resource as JSON in `data`.
@@ -417,5 +418,16 @@ export const migrations: Migration[] = [
       );
     `,
     seed: reindexAllItems,
+  },
+  {
+    id: '0011-delivery-fidelity',
+    sql: `
+      -- Content Delivery 2 finds an item by the delivery key of its PUBLISHED version; staging by
+      -- the latest key (delivery_key). Kept by items/store.ts; not unique: after a key moves in a
+      -- draft, another item may take and publish it (the later publication wins). The seed fills it.
+      ALTER TABLE content_items ADD COLUMN published_delivery_key TEXT;
+      CREATE INDEX content_items_published_key ON content_items(hub_id, published_delivery_key) WHERE published_delivery_key IS NOT NULL;
+    `,
+    seed: indexPublishedKeys,
   },
 ];

@@ -90,10 +90,13 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
     let served: ServedSandbox;
     let proxy: Server;
     let env: Record<string, string>;
+    /** Headers of each request that reached /cdn through the proxy. */
+    const cdnRequests: { url: string; headers: Record<string, unknown> }[] = [];
     beforeAll(async () => {
       served = await serveSandbox({ ...home.env });
       // Accepts the unpublish (204) but never does it: the item's dates never move.
       proxy = createServer((req, res) => {
+        if ((req.url ?? '').startsWith('/cdn/')) cdnRequests.push({ url: req.url!, headers: { ...req.headers } });
         if (req.method === 'POST' && /\/unpublish$/.test((req.url ?? '').split('?')[0]!)) {
           req.resume();
           res.writeHead(204).end();
@@ -122,6 +125,87 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
       expect(res.exitCode, res.stderr).toBe(8);
       expect(res.stderr).toContain('not unpublished when the wait timed out');
       expect(Date.now() - started).toBeLessThan(15_000);
+    });
+
+    it('a served sandbox: --delivered reads {API origin}/cdn/<hub> (the default there, or CMS_DELIVERY_URL naming it) without the access token', async () => {
+      await home.json(['item', 'publish', s.page.id, '--wait'], { env });
+      cdnRequests.length = 0;
+      const delivered = await home.json(['item', 'get', s.page.id, '--delivered'], { env });
+      expect(delivered.content._meta.deliveryId).toBe(s.page.id);
+      const explicit = await home.json(['item', 'get', '--key', 'pages/home', '--delivered', '--hub', 'site'], { env: { ...env, CMS_DELIVERY_URL: `${env.CMS_API_URL}/cdn/{hubName}` } });
+      expect(explicit.content._meta.deliveryId).toBe(s.page.id);
+      expect(cdnRequests.map((r) => r.url.split('?')[0])).toEqual([`/cdn/site/content/id/${s.page.id}`, '/cdn/site/content/key/pages/home']);
+      // Same origin as the API, and still no token: delivery is public.
+      for (const r of cdnRequests) expect(r.headers.authorization).toBeUndefined();
+    });
+  });
+
+  describe('a delivery origin of its own (the hosted service: https://<hub>.cdn.content.amplience.net; here CMS_DELIVERY_URL)', () => {
+    let served: ServedSandbox;
+    let origin: Server;
+    let originUrl: string;
+    const seen: { method: string; url: string; headers: Record<string, unknown> }[] = [];
+    /** What the delivery origin answers next: hostile text, as any outside answer may be. */
+    let reply: { status: number; body: string } = { status: 200, body: '{}' };
+    beforeAll(async () => {
+      served = await serveSandbox({ ...home.env });
+      origin = createServer((req, res) => {
+        seen.push({ method: req.method!, url: req.url!, headers: { ...req.headers } });
+        req.resume();
+        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+      });
+      await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+      originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await new Promise((r) => origin?.close(r));
+      await served?.stop();
+    });
+    const env = () => ({ CMS_API_URL: served.url, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret', CMS_DELIVERY_URL: `${originUrl}/hubs/{hubName}` });
+
+    it('reads the item there, with depth and format, and sends no credentials; its answer is escaped on the terminal', async () => {
+      reply = { status: 200, body: JSON.stringify({ content: { _meta: { schema: s.uri, deliveryId: s.page.id }, title: 'From the delivery origin \u001b]0;owned\u0007\u001b[31mred' } }) };
+      seen.length = 0;
+      const res = await home.run(['item', 'get', s.page.id, '--delivered', '--depth', 'root', '--format', 'linked'], { env: env() });
+      expect(res.exitCode, res.stderr).toBe(0);
+      expect(res.stdout).toContain('From the delivery origin');
+      expect(res.stdout).not.toContain('\u001b');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.method).toBe('GET');
+      expect(seen[0]!.url).toBe(`/hubs/site/content/id/${s.page.id}?depth=root&format=linked`);
+      expect(seen[0]!.headers.authorization).toBeUndefined();
+      expect(JSON.stringify(seen[0]!.headers)).not.toContain('sandbox-secret');
+      // By key: the key's slashes stay slashes.
+      seen.length = 0;
+      expect((await home.run(['item', 'get', '--key', 'pages/home', '--delivered', '--hub', 'site'], { env: env() })).exitCode).toBe(0);
+      expect(seen[0]!.url).toBe('/hubs/site/content/key/pages/home?depth=all&format=inlined');
+      expect(seen[0]!.headers.authorization).toBeUndefined();
+    });
+
+    it("the origin's errors are the delivery shape, escaped; a redirect is not followed", async () => {
+      reply = { status: 404, body: JSON.stringify({ error: { type: 'CONTENT_NOT_FOUND', message: 'gone \u001b[2J\u001b]8;;http://evil.example\u0007click', data: {} } }) };
+      const res = await home.run(['item', 'get', s.page.id, '--delivered'], { env: env() });
+      expect(res.exitCode).toBe(1);
+      expect(res.stderr).toContain('gone');
+      expect(res.stderr).not.toContain('\u001b');
+      reply = { status: 302, body: '' };
+      const moved = await home.run(['item', 'get', s.page.id, '--delivered'], { env: env() });
+      expect(moved.exitCode).toBe(1);
+    });
+
+    it('cms profile show names the delivery URL in effect and where it came from', async () => {
+      const hosted = await home.json(['profile', 'show'], { env: { CMS_API_URL: 'https://api.amplience.net', CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' } });
+      expect(hosted.deliveryUrl).toBe('https://{hubName}.cdn.content.amplience.net');
+      expect(hosted.sources.deliveryUrl).toBe('default');
+      const given = await home.json(['profile', 'show'], { env: env() });
+      expect(given.deliveryUrl).toBe(`${originUrl}/hubs/{hubName}`);
+      expect(given.sources.deliveryUrl).toBe('env');
+    });
+
+    it('a CMS_DELIVERY_URL that is not an http(s) URL is a usage error (exit 2)', async () => {
+      const res = await home.run(['item', 'get', s.page.id, '--delivered'], { env: { ...env(), CMS_DELIVERY_URL: 'file:///etc/passwd' } });
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr).toContain('CMS_DELIVERY_URL');
     });
   });
 });

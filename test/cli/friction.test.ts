@@ -427,4 +427,33 @@ describe('workflow states in tables', () => {
     // JSON keeps the service's shape.
     expect((await json(['item', 'get', a.id])).workflow).toEqual({ state: state.id });
   });
+
+  it('item get and item list show the state by label too (piped: a last column), reading each state once', async () => {
+    const review = await json(['workflow', 'create', '--label', 'Legal review', '--color', '#663399']);
+    const done = await json(['workflow', 'create', '--label', 'Signed off', '--color', '#00aa00']);
+    const first = await create('Workflow first');
+    const second = await create('Workflow second');
+    const third = await create('Workflow none');
+    expect((await cms(['workflow', 'assign', first.id, review.id])).exitCode).toBe(0);
+    expect((await cms(['workflow', 'assign', second.id, done.id])).exitCode).toBe(0);
+    const fourth = await create('Workflow fourth');
+    expect((await cms(['workflow', 'assign', fourth.id, review.id])).exitCode).toBe(0);
+    const got = await cms(['item', 'get', first.id], { env: { CMS_FORCE_TTY: '200' } });
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(got.stdout, got.stdout).toMatch(/WORKFLOW\s+Legal review/);
+    const listed = await cms(['item', 'list', '--repo', 'content', '--all', '--debug']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    const rows = new Map(listed.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t')).map((r) => [r[0], r]));
+    expect(rows.get(first.id)!.at(-1)).toBe('Legal review');
+    expect(rows.get(second.id)!.at(-1)).toBe('Signed off');
+    expect(rows.get(third.id)!.at(-1)).toBe('');
+    expect(rows.get(fourth.id)!.at(-1)).toBe('Legal review');
+    // One read per state shown, however many items share it (the earlier test assigned one more).
+    const shown = new Set([...rows.values()].map((r) => r.at(-1)).filter(Boolean));
+    expect(shown.size, [...shown].join(', ')).toBeGreaterThanOrEqual(2);
+    expect(listed.stderr.match(/GET \S*\/workflow-states\//g), [...shown].join(', ')).toHaveLength(shown.size);
+    // JSON output reads no state at all.
+    const asJson = await cms(['item', 'list', '--repo', 'content', '--all', '-o', 'json', '--debug']);
+    expect(asJson.stderr).not.toMatch(/workflow-states/);
+  });
 });

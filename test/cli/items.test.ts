@@ -78,10 +78,10 @@ describe('cms item create, get and list', () => {
     expect(all.map((i: any) => i.label)).toEqual(['a-first', 'b-second']);
     const active = await json(['item', 'list', '--repo', repo, '--status', 'ACTIVE']);
     expect(active.map((i: any) => i.id)).toEqual([a.id]);
-    const rows = (await cms(['item', 'list', '--repo', repo, '--sort', 'label,asc'])).stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = (await cms(['item', 'list', '--repo', repo, '--sort', 'label,asc'])).stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t'));
     expect(rows).toEqual([
-      [a.id, 'a-first', '1', 'ACTIVE', '', uri],
-      [b.id, 'b-second', '2', 'ARCHIVED', '', uri],
+      [a.id, 'a-first', '1', 'ACTIVE', '', uri, ''],
+      [b.id, 'b-second', '2', 'ARCHIVED', '', uri, ''],
     ]);
     expect(await json(['item', 'list', '--repo', 'empty'])).toEqual([]);
   });

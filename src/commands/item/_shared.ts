@@ -18,6 +18,13 @@ export interface ItemResource {
   body: Record<string, unknown> & { _meta: Record<string, unknown> };
 }
 
+/**
+ * Labels of the workflow states read for a table in this process (labelWorkflow), by state id; a
+ * state not read shows its id. A hub has a few states: bounded all the same.
+ */
+const stateLabels = new Map<string, string>();
+const MAX_STATE_LABELS = 10_000;
+
 export const ITEM_COLUMNS = [
   col('id'),
   col('label'),
@@ -25,7 +32,51 @@ export const ITEM_COLUMNS = [
   col('status'),
   col('locale'),
   col('schema', (i: { schema?: string; body?: { _meta?: { schema?: string } } }) => i.body?._meta?.schema ?? i.schema),
+  // Last: scripts reading the earlier columns by position are unaffected.
+  { ...col('workflow', (i: { workflow?: { state?: string } }) => (i.workflow?.state ? (stateLabels.get(i.workflow.state) ?? i.workflow.state) : '')), optional: true },
 ];
+
+/**
+ * Items as they are read, each with its workflow state's label for the WORKFLOW column: people
+ * read states by label. Each state is read once (a failed read shows the id); JSON and YAML
+ * output keep the service's shape and read none.
+ */
+export function labelWorkflow<T>(ctx: Context, client: ApiClient, items: AsyncIterable<T> | Iterable<T>): AsyncIterable<T> | Iterable<T> {
+  if (ctx.globals.output !== 'table') return items;
+  const label = stateLabeller(client);
+  const labelled = (async function* () {
+    for await (const it of items) {
+      await label(it);
+      yield it;
+    }
+  })();
+  // What a paged stream learnt (cut by a limit, the total) stays readable through the wrapper.
+  return 'info' in items ? Object.assign(labelled, { info: (items as { info: unknown }).info }) : labelled;
+}
+
+/** One item labelled as labelWorkflow does: for verbs that show one item. */
+export async function labelOne<T>(ctx: Context, client: ApiClient, it: T): Promise<T> {
+  if (ctx.globals.output === 'table') await stateLabeller(client)(it);
+  return it;
+}
+
+function stateLabeller(client: ApiClient): (it: unknown) => Promise<void> {
+  const byId = new Map<string, Promise<string | null>>();
+  return async (it) => {
+    const state = (it as { workflow?: { state?: unknown } } | null)?.workflow?.state;
+    if (typeof state !== 'string' || !state) return;
+    let found = byId.get(state);
+    if (!found) {
+      found = client.get<{ label?: unknown }>(`/workflow-states/${encodeURIComponent(state)}`).then(
+        (s) => (typeof s.label === 'string' ? s.label : null),
+        () => null,
+      );
+      byId.set(state, found);
+    }
+    const label = await found;
+    if (label !== null && stateLabels.size < MAX_STATE_LABELS) stateLabels.set(state, label);
+  };
+}
 
 export const VERSION_COLUMNS = [col('version'), col('label'), col('status'), col('modified by', 'lastModifiedBy'), col('modified', 'lastModifiedDate')];
 
@@ -41,7 +92,7 @@ export function fetchItem(client: ApiClient, id: string, version?: number): Prom
 export async function withCurrentVersion(ctx: Context, id: string, send: (client: ApiClient, version: number) => Promise<unknown>): Promise<Output> {
   const client = await ctx.client();
   const current = await fetchItem(client, id);
-  return item(await send(client, current.version), ITEM_COLUMNS);
+  return item(await labelOne(ctx, client, await send(client, current.version)), ITEM_COLUMNS);
 }
 
 export const linkOption: OptionSpec = {

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/define.js';
 import { list } from '../../output/result.js';
-import { ITEM_COLUMNS, itemArg } from './_shared.js';
+import { ITEM_COLUMNS, itemArg, labelWorkflow } from './_shared.js';
 
 export default defineCommand({
   summary: 'List a content item and every item its content links reach, root first',
@@ -9,6 +9,6 @@ export default defineCommand({
   async run(ctx, args) {
     const client = await ctx.client();
     const graph = await client.get<{ _embedded: { 'content-items': unknown[] } }>('/content-items/search/findByIdWithChildren', { query: { id: args.item } });
-    return list(graph._embedded['content-items'], ITEM_COLUMNS);
+    return list(labelWorkflow(ctx, client, graph._embedded['content-items']), ITEM_COLUMNS);
   },
 });

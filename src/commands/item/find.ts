@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/define.js';
 import { hubOption, limitOf, limitOption, allOption } from '../../cli/options.js';
 import { list } from '../../output/result.js';
-import { ITEM_COLUMNS } from './_shared.js';
+import { ITEM_COLUMNS, labelWorkflow } from './_shared.js';
 
 export default defineCommand<{ hub?: string; projection?: string; sort?: string; limit: number }>({
   summary: 'Search the content items of a hub by text',
@@ -27,6 +27,6 @@ export default defineCommand<{ hub?: string; projection?: string; sort?: string;
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
     const query = { query: String(args.query), projection: opts.projection, sort: opts.sort };
-    return list(client.paginate(`/hubs/${hubId}/content-items/find`, 'content-items', { query, limit: limitOf(opts) }), ITEM_COLUMNS, limitOf(opts));
+    return list(labelWorkflow(ctx, client, client.paginate(`/hubs/${hubId}/content-items/find`, 'content-items', { query, limit: limitOf(opts) })), ITEM_COLUMNS, limitOf(opts));
   },
 });

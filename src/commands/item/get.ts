@@ -2,14 +2,16 @@ import { defineCommand } from '../../cli/define.js';
 import { hubOption } from '../../cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { ITEM_COLUMNS, fetchItem } from './_shared.js';
+import { ITEM_COLUMNS, fetchItem, labelOne } from './_shared.js';
 import { itemHubId } from '../../ops/item-hub.js';
+import { deliveryBase } from '../../config/resolve.js';
 
 export default defineCommand<{ hub?: string; version?: number; key?: string; delivered?: boolean; depth: string; format: string }>({
   summary: 'Show a content item (or one of its versions, or the item holding a delivery key), or what a site reads of it (--delivered)',
   description:
     'Without --delivered: the item as the management API holds it (the latest version, drafts included). ' +
-    'With --delivered: what a site reads, the PUBLISHED version through Content Delivery 2 (GET {origin}/cdn/<hub name>/content/id/<id> or /content/key/<key>, no token), ' +
+    'With --delivered: what a site reads, the PUBLISHED version through Content Delivery 2 (GET <delivery URL>/content/id/<id> or /content/key/<key>, never with a token), ' +
+    'the delivery URL being CMS_DELIVERY_URL (or the profile\'s, {hubName} for the hub name), else https://<hub name>.cdn.content.amplience.net for the hosted service, else {API origin}/cdn/<hub name> (a sandbox). ' +
     'with its linked items (--depth all) inlined or listed apart (--format linked). An item never published, unpublished or archived is not found (exit 1).',
   examples: [
     'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c',
@@ -35,14 +37,15 @@ export default defineCommand<{ hub?: string; version?: number; key?: string; del
       const hubId = opts.hub || opts.key ? await ctx.hubId(opts.hub, client) : await itemHubId(client, args.item!);
       const hub = await client.get<{ name: string }>(`/hubs/${hubId}`);
       const path = opts.key ? `key/${opts.key.split('/').map(encodeURIComponent).join('/')}` : `id/${encodeURIComponent(args.item!)}`;
-      const delivered = await client.get<unknown>(`/cdn/${encodeURIComponent(hub.name)}/content/${path}`, { query: { depth: opts.depth, format: opts.format } });
+      // Public: never with the access token, wherever the delivery URL points.
+      const delivered = await client.get<unknown>(`${deliveryBase(ctx.connection(), hub.name)}/content/${path}`, { query: { depth: opts.depth, format: opts.format }, anonymous: true });
       return { kind: 'item', data: delivered, raw: true };
     }
     if (opts.key) {
       const hubId = await ctx.hubId(opts.hub, client);
-      return item(await client.get(`/hubs/${hubId}/content-items/delivery-key`, { query: { key: opts.key } }), ITEM_COLUMNS);
+      return item(await labelOne(ctx, client, await client.get(`/hubs/${hubId}/content-items/delivery-key`, { query: { key: opts.key } })), ITEM_COLUMNS);
     }
     if (!args.item) throw new UsageError('Name the item: cms item get <id>, or find it with --key <deliveryKey>.');
-    return item(await fetchItem(client, args.item, opts.version), ITEM_COLUMNS);
+    return item(await labelOne(ctx, client, await fetchItem(client, args.item, opts.version)), ITEM_COLUMNS);
   },
 });

@@ -3,7 +3,7 @@ import { watchList, watchOptions, type WatchFlags } from '../../cli/watch.js';
 import { hubOption, limitOf, limitOption, allOption, repoOption } from '../../cli/options.js';
 import { repoId } from '../../cli/resolve.js';
 import { list } from '../../output/result.js';
-import { ITEM_COLUMNS, sortOption } from './_shared.js';
+import { ITEM_COLUMNS, labelWorkflow, sortOption } from './_shared.js';
 import { bodyPathOracle } from './_body-paths.js';
 
 export default defineCommand<{ hub?: string; repo?: string; folder?: string; status?: string; sort?: string; limit: number } & WatchFlags>({
@@ -23,7 +23,7 @@ export default defineCommand<{ hub?: string; repo?: string; folder?: string; sta
     // A folder belongs to one repository: --folder alone names both.
     const repo = opts.repo ? await repoId(ctx, opts.repo, opts.hub, client) : (await client.get<{ contentRepositoryId: string }>(`/folders/${opts.folder}`)).contentRepositoryId;
     const query = { folderId: opts.folder, status: opts.status, sort: opts.sort };
-    const read = () => client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) });
+    const read = () => labelWorkflow(ctx, client, client.paginate(`/content-repositories/${repo}/content-items`, 'content-items', { query, limit: limitOf(opts) }));
     // -w: new and changed items as they appear (sort by lastModifiedDate,desc to see the latest first).
     if (opts.watch) return watchList(ctx, opts, read, ITEM_COLUMNS, limitOf(opts));
     const out = list(read(), ITEM_COLUMNS, limitOf(opts));

@@ -3,7 +3,7 @@ import { applySets, commaList, readJsonObject } from '../../cli/input.js';
 import { bodyFileOption, setOption, setStringOption } from '../../cli/options.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { ITEM_COLUMNS, applyLinks, fetchItem, itemArg, linkOption } from './_shared.js';
+import { ITEM_COLUMNS, applyLinks, fetchItem, itemArg, labelOne, linkOption } from './_shared.js';
 
 interface Options {
   label?: string;
@@ -57,12 +57,12 @@ export default defineCommand<Options>({
       return client.patch(`/content-items/${args.item}`, request, { query });
     };
     try {
-      return item(await attempt(), ITEM_COLUMNS);
+      return item(await labelOne(ctx, client, await attempt()), ITEM_COLUMNS);
     } catch (err) {
       // Someone saved in between: the edits are relative, so apply them to what is there now (once).
       if (opts.version !== undefined || !(err instanceof ApiError) || err.status !== 409) throw err;
       ctx.io.note(`Item ${args.item} changed while this update was sent: applying the same edits to the new version`);
-      return item(await attempt(), ITEM_COLUMNS);
+      return item(await labelOne(ctx, client, await attempt()), ITEM_COLUMNS);
     }
   },
 });

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { resolveConnection } from '../../config/resolve.js';
+import { deliveryUrlTemplate, resolveConnection } from '../../config/resolve.js';
 import { profileFilePath } from '../../config/profiles.js';
 import { col, item, list } from '../../output/result.js';
 
@@ -17,6 +17,8 @@ export default defineCommand({
       mode: conn.embedded ? 'embedded sandbox' : 'remote',
       apiUrl: conn.embedded ? 'sandbox' : conn.apiUrl,
       authUrl: conn.embedded ? 'sandbox' : conn.authUrl,
+      // Content Delivery 2 (`cms item get --delivered`); {hubName} stands for the hub's name.
+      deliveryUrl: deliveryUrlTemplate(conn),
       clientId: conn.clientId,
       clientSecret: conn.clientSecret ? '(set; never shown)' : '(not set)',
       hub: conn.hub ?? null,

@@ -413,6 +413,8 @@ function virtualStagingRoutes(): RouteDef[] {
     route('POST', '/content/filter', 'contentDelivery.filter', { ...staged, reads: true }),
     route('POST', '/content/fetch', 'contentDelivery.fetch', { ...staged, reads: true }),
     route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', { public: true }),
+    // The virtual staging API of StagingEnvironmentFactory.generateDomain (preview domains).
+    route('GET', '/domain/:host', 'contentDelivery.domain', { public: true }),
     route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', { public: true }),
     route('POST', `${cdn}/filter`, 'contentDelivery.filter', { public: true, reads: true }),
     route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { public: true, reads: true }),

@@ -51,6 +51,11 @@ export class Scheduler {
     return stmt(this.db, "UPDATE tasks SET state = 'cancelled' WHERE kind = ? AND ref = ? AND state = 'pending'").run(kind, ref).changes;
   }
 
+  /** Asynchronous tasks (deliveries) are under way: they will write their outcome when they finish. */
+  get busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
   /** Forgets when work is next due: the tasks may have changed. */
   forgetNextDue(): void {
     this.next = null;

@@ -22,6 +22,8 @@ const openBatches = new Set<WriteBatch>();
 
 export class WriteBatch {
   private open = false;
+  /** The batch is a savepoint inside a transaction held open around it (Service.hold), not a transaction of its own. */
+  private nested = false;
   private waiting: { resolve(): void; reject(err: unknown): void }[] = [];
 
   constructor(
@@ -76,7 +78,7 @@ export class WriteBatch {
     this.open = false;
     openBatches.delete(this);
     try {
-      this.db.exec('COMMIT');
+      this.db.exec(this.nested ? 'RELEASE cms_batch' : 'COMMIT');
     } catch (err) {
       this.waiting = waiting;
       this.open = true;
@@ -89,7 +91,8 @@ export class WriteBatch {
   private begin(): void {
     if (this.open) return;
     this.commitOthers();
-    this.db.exec('BEGIN IMMEDIATE');
+    this.nested = this.db.inTransaction;
+    this.db.exec(this.nested ? 'SAVEPOINT cms_batch' : 'BEGIN IMMEDIATE');
     this.open = true;
     openBatches.add(this);
     setImmediate(() => this.commit());
@@ -102,7 +105,8 @@ export class WriteBatch {
     openBatches.delete(this);
     if (this.db.inTransaction) {
       try {
-        this.db.exec('ROLLBACK');
+        // Nested: only the batch's own writes are undone (ROLLBACK TO keeps the savepoint; RELEASE ends it).
+        this.db.exec(this.nested ? 'ROLLBACK TO cms_batch; RELEASE cms_batch' : 'ROLLBACK');
       } catch {
         // Rolled back already.
       }

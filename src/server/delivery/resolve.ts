@@ -3,7 +3,7 @@ import { rewriteLinks } from '../core/content-links.js';
 import { linkedGraph } from './graph.js';
 import { publishEntries } from '../editions/index.js';
 import { slotSnapshotIds } from '../editions/index.js';
-import { itemVersion, items, type ContentItem } from '../items/index.js';
+import { isDelivered, itemVersion, items, type ContentItem } from '../items/index.js';
 import { snapshots } from '../snapshots/index.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
 
@@ -42,19 +42,30 @@ function delivered(item: ContentItem, body: ContentItem['body']): Delivered {
 
 /** The item at the version its last publish made live; undefined when it is not delivered. */
 export function publishedVersion(db: Db, item: ContentItem): ContentItem | undefined {
-  if (item.status !== 'ACTIVE' || item.lastPublishedVersion === undefined) return undefined;
-  if (item.publishingStatus !== 'LATEST' && item.publishingStatus !== 'EARLY') return undefined;
+  if (!isDelivered(item)) return undefined;
   if (item.lastPublishedVersion === item.version) return item;
   const version = itemVersion(db, item.id, item.lastPublishedVersion);
   return version && { ...version, hubId: item.hubId };
 }
 
+/** Item versions a preview of a snapshot shows (item id to version); the other items are as the view has them. */
+export type Pins = ReadonlyMap<string, number>;
+
+/** An item as the view shows it: the published version, or the latest (or the pinned one of a snapshot preview). */
+function shownVersion(db: Db, item: ContentItem, view: DeliveryView, pins?: Pins): ContentItem | undefined {
+  if (view === 'published') return publishedVersion(db, item);
+  const pinned = pins?.get(item.id);
+  if (pinned === undefined || pinned === item.version) return item;
+  const at = itemVersion(db, item.id, pinned);
+  return at && { ...at, hubId: item.hubId };
+}
+
 /** An item of the view by id (active; published for `published`). */
-function viewResolver(db: Db, view: DeliveryView): Resolve {
+function viewResolver(db: Db, view: DeliveryView, pins?: Pins): Resolve {
   return (id) => {
     const item = items(db).get(id);
     if (!item || item.status !== 'ACTIVE') return undefined;
-    return view === 'latest' ? item : publishedVersion(db, item);
+    return shownVersion(db, item, view, pins);
   };
 }
 
@@ -95,18 +106,22 @@ function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Ma
  * What delivery serves for an item (or slot) at `atMs` in a view; null when the item is not
  * delivered there. `linked: false` skips the linked items (depth root).
  */
-export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true): StagedContent | null {
+export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true, pins?: Pins): StagedContent | null {
   if (item.status !== 'ACTIVE') return null;
-  const fallback = viewResolver(db, view);
+  const fallback = viewResolver(db, view, pins);
   const live = liveEditionSlot(db, item.id, atMs);
   let root: Delivered;
   let resolve = fallback;
   if (live) {
     const edition = editionView(db, live, fallback);
     resolve = edition.resolve;
-    root = delivered(item, edition.body);
+    // The slot's own key as the view has it: on the published side, its published version's.
+    const keyed = view === 'latest' ? item : (publishedVersion(db, item) ?? { ...item, deliveryKey: null });
+    root = delivered(keyed, edition.body);
+    // The edition that published what the slot shows, as the hosted service's _meta says it (the SDK's ContentMeta.edition).
+    root.json._meta.edition = { id: live.edition.id, start: live.edition.start, end: live.edition.end };
   } else {
-    const shown = view === 'latest' ? item : publishedVersion(db, item);
+    const shown = shownVersion(db, item, view, pins);
     if (!shown) return null;
     root = delivered(shown, shown.body);
   }
@@ -115,7 +130,7 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
   return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes) : new Map(), sizes, ...(edition ? { edition } : {}) };
 }
 
-/** What staging serves for an item (or slot) at `atMs`: the latest versions. */
-export function stagedContent(db: Db, item: ContentItem, atMs: number): StagedContent {
-  return deliveredContent(db, item, atMs, 'latest')!;
+/** What staging serves for an item (or slot) at `atMs`: the latest versions (a snapshot preview's pinned ones). */
+export function stagedContent(db: Db, item: ContentItem, atMs: number, pins?: Pins): StagedContent {
+  return deliveredContent(db, item, atMs, 'latest', true, pins)!;
 }

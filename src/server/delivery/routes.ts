@@ -1,12 +1,14 @@
 import type { Reply, RequestContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { hubs, type Hub } from '../hubs/index.js';
-import { items, type ContentItem } from '../items/index.js';
+import { itemByPublishedKey, items, type ContentItem } from '../items/index.js';
 import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } from './cd2.js';
 import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
-import { stagingHub } from './host.js';
+import { hubOfHost, parsePreview, previewDomain, stagingHub } from './host.js';
+import { stagingViewPoint, type ViewPoint } from './preview.js';
 import { deliveredContent, type DeliveryView } from './resolve.js';
 import { editionSlots } from '../editions/index.js';
+import { snapshots } from '../snapshots/index.js';
 
 // Content Delivery 2, as the vendor's delivery SDK (hubName mode) calls it: GET content/id/{id},
 // GET content/key/{key}, POST content/filter, POST content/fetch. Public like the hosted API (no
@@ -68,6 +70,8 @@ function cachedGet(ctx: RequestContext, key: string, compute: () => ItemResponse
 interface Scope {
   hub: Hub;
   view: DeliveryView;
+  /** On a staging host: the time and pinned versions it shows (a preview domain's, or now). */
+  point?: ViewPoint;
 }
 
 function scope(ctx: RequestContext): Scope {
@@ -79,7 +83,7 @@ function scope(ctx: RequestContext): Scope {
   }
   const hub = stagingHub(ctx.db, ctx.url);
   if (!hub) throw new DeliveryError(404, 'HUB_NOT_FOUND', `Content Delivery 2 answers at ${ctx.origin}/cdn/<hub name> (published) or on a hub's staging hostname (latest)`);
-  return { hub, view: 'latest' };
+  return { hub, view: 'latest', point: stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id) };
 }
 
 /** Runs a delivery handler; a graph over its limits (graph.ts) is answered in the delivery error shape. */
@@ -96,7 +100,7 @@ function delivering(handler: (ctx: RequestContext) => Reply) {
 
 function deliver(ctx: RequestContext, s: Scope, item: ContentItem | undefined, params: DeliveryParams): ItemResponse | null {
   if (!item || item.hubId !== s.hub.id) return null;
-  const staged = deliveredContent(ctx.db, item, ctx.now(), s.view, params.depth === 'all');
+  const staged = deliveredContent(ctx.db, item, s.point?.atMs ?? ctx.now(), s.view, params.depth === 'all', s.point?.pins);
   return staged && itemResponse(staged, params);
 }
 
@@ -104,8 +108,11 @@ const DELIVERY_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 
 function byKeyItem(ctx: RequestContext, s: Scope, key: string, params: DeliveryParams): ItemResponse | null {
   if (key.length > 150 || !DELIVERY_KEY.test(key)) return null;
-  const found = deliver(ctx, s, items(ctx.db).find({ where: 'hub_id = ? AND delivery_key = ?', params: [s.hub.id, key] }), params);
-  // The key of the version delivered, not only the latest one's.
+  // Published: the key of the published version (a key moved in a draft is not delivered until
+  // published); latest: the item's current key. Both are index lookups.
+  const holder = s.view === 'published' ? itemByPublishedKey(ctx.db, s.hub.id, key) : items(ctx.db).find({ where: 'hub_id = ? AND delivery_key = ?', params: [s.hub.id, key] });
+  const found = deliver(ctx, s, holder, params);
+  // The key of the root as delivered (a slot showing an edition keeps its own key).
   return found && (found.content._meta as { deliveryKey?: string }).deliveryKey === key ? found : null;
 }
 
@@ -168,7 +175,11 @@ export const fetch = delivering((ctx) => {
 
 const MAX_FILTERS = 5;
 const DEFAULT_PAGE = 12;
-const MAX_PAGE = 50;
+/** The vendor SDK's FilterBy.page: "page size maximum of 12". */
+const MAX_PAGE = 12;
+/** The one lookup the vendor SDK sends (lookUpByHierarchyDeliveryKey): children of the node holding a delivery key. */
+const HIERARCHY_PARENT_KEY = 'HIERARCHY_PARENT_META_DELIVERY_KEY';
+const PARENT_PATH = '/_meta/hierarchy/parentId';
 
 type Scalar = string | number | boolean;
 const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
@@ -189,16 +200,29 @@ interface Filter {
   value: Scalar;
 }
 
-function filters(body: Record<string, unknown>): Filter[] {
+/**
+ * The filters of a body. A `{lookupBy: HIERARCHY_PARENT_META_DELIVERY_KEY, value: key}` becomes
+ * the filter on /_meta/hierarchy/parentId by the id of the item delivered under that key
+ * (`parentOf`); null when no item is (nothing matches then).
+ */
+function filters(body: Record<string, unknown>, parentOf: (key: string) => string | null): Filter[] | null {
   const list = body.filterBy;
-  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_FILTERS) throw invalidParameter(`filterBy must be an array of 1 to ${MAX_FILTERS} {"path", "value"} filters`);
-  return list.map((f, i) => {
+  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_FILTERS) throw invalidParameter(`filterBy must be an array of 1 to ${MAX_FILTERS} {"path", "value"} or {"lookupBy", "value"} filters`);
+  let none = false;
+  const out = list.map((f, i) => {
     const filter = f as { path?: unknown; value?: unknown; lookupBy?: unknown } | null;
-    if (filter?.lookupBy !== undefined) throw invalidParameter(`filterBy[${i}]: lookupBy is not served by the sandbox; filter by path`, { index: i });
+    if (filter?.lookupBy !== undefined) {
+      if (filter.lookupBy !== HIERARCHY_PARENT_KEY) throw invalidParameter(`filterBy[${i}].lookupBy must be ${HIERARCHY_PARENT_KEY}, not ${String(filter.lookupBy).slice(0, 64)}`, { index: i });
+      if (typeof filter.value !== 'string' || filter.path !== undefined) throw invalidParameter(`filterBy[${i}]: a lookup is {"lookupBy", "value": "<delivery key>"}`, { index: i });
+      const parentId = parentOf(filter.value);
+      if (parentId === null) none = true;
+      return { path: PARENT_PATH, value: parentId ?? '' };
+    }
     if (typeof filter?.path !== 'string' || !filter.path.startsWith('/') || filter.path.length > 256) throw invalidParameter(`filterBy[${i}].path must be a JSON pointer such as /_meta/schema`, { index: i });
     if (!isScalar(filter.value)) throw invalidParameter(`filterBy[${i}].value must be a string, number or boolean`, { index: i });
     return { path: filter.path, value: filter.value };
   });
+  return none ? null : out;
 }
 
 interface Sort {
@@ -251,10 +275,12 @@ function compare(a: unknown, b: unknown): number {
 export const filter = delivering((ctx) => {
   const s = scope(ctx);
   const body = jsonBody(ctx);
-  const wanted = filters(body);
+  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
+  const wanted = filters(body, (key) => (byKeyItem(ctx, s, key, root)?.content._meta as { deliveryId?: string } | undefined)?.deliveryId ?? null);
   const sort = sortOf(body);
   const { size, offset } = pageOf(body);
   const params = bodyParams(body);
+  if (!wanted) return answer({ responses: [], page: { responseCount: 0 } });
   // The content type filter narrows the rows read; every filter is then checked on the delivered body.
   const schema = wanted.find((f) => f.path === '/_meta/schema');
   const rows = items(ctx.db).all(
@@ -262,7 +288,6 @@ export const filter = delivering((ctx) => {
     [{ field: 'createdDate', dir: 'asc' }],
   );
   // Matched on the delivered root alone; the linked content is read only for the page answered.
-  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
   const matched: { item: ContentItem; content: Record<string, unknown> }[] = [];
   for (const item of rows) {
     const found = deliver(ctx, s, item, root);
@@ -276,3 +301,32 @@ export const filter = delivering((ctx) => {
   const next = offset + size < matched.length ? encodeCursor(offset + size) : undefined;
   return answer({ responses, page: { responseCount: responses.length, ...(next ? { nextCursor: next } : {}) } });
 });
+
+const MAX_TIMESTAMP = 8.64e15;
+
+/**
+ * GET /domain/{staging hostname}?timestamp=<ms>&snapshotId=<id>: the virtual staging API the
+ * vendor's StagingEnvironmentFactory.generateDomain calls (its `baseUrl` set to the sandbox's
+ * origin). Answers, as text, a preview domain of the hostname (host.ts previewDomain) that the
+ * sandbox serves like the hostname, at that time and/or with that snapshot's versions.
+ */
+export function domain(ctx: RequestContext): Reply {
+  const hostname = ctx.params.host!.toLowerCase();
+  const hub = parsePreview(hostname) ? undefined : hubOfHost(ctx.db, hostname);
+  if (!hub) throw new DeliveryError(404, 'NOT_FOUND', `No hub has the staging environment ${hostname.slice(0, 200)}`, { stagingEnvironment: hostname.slice(0, 200) });
+  const rawTime = ctx.query.get('timestamp');
+  const snapshotId = ctx.query.get('snapshotId') ?? undefined;
+  if (rawTime === null && snapshotId === undefined) throw invalidParameter('Give timestamp (milliseconds since the epoch) or snapshotId, or both');
+  let at: number | undefined;
+  if (rawTime !== null) {
+    at = /^\d{1,16}$/.test(rawTime) ? Number(rawTime) : NaN;
+    if (!(at <= MAX_TIMESTAMP)) throw invalidParameter('timestamp must be milliseconds since the epoch', { parameter: 'timestamp', value: rawTime.slice(0, 64) });
+  }
+  if (snapshotId !== undefined) {
+    if (!/^[0-9a-f]{24}$/.test(snapshotId)) throw invalidParameter('snapshotId is not a snapshot id', { parameter: 'snapshotId', value: snapshotId.slice(0, 64) });
+    const snapshot = snapshots(ctx.db).get(snapshotId);
+    if (!snapshot || snapshot.hubId !== hub.id) throw new DeliveryError(404, 'NOT_FOUND', `No snapshot ${snapshotId} in the hub of ${hostname}`, { snapshotId });
+  }
+  return { status: 200, raw: { contentType: 'text/plain; charset=utf-8', text: previewDomain(hostname, { ...(at !== undefined ? { at } : {}), ...(snapshotId !== undefined ? { snapshotId } : {}) }) } };
+}
+

@@ -142,6 +142,7 @@ export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: b
   const insertLink = stmt(db, 'INSERT OR IGNORE INTO content_links (from_id, to_id) VALUES (?, ?)');
   for (const link of findLinks(item.body)) insertLink.run(item.id, link.id);
   if (!previous || searchTextChanged(previous, item)) indexItem(db, item);
+  syncPublishedKey(db, item, previous);
   emitItemEvents(db, item, previous, json);
   noteItemChanged(db, item.id);
   saved.set(item, json);
@@ -225,8 +226,74 @@ export function touchItem(db: Db, item: ContentItem): ContentItem {
   const previous = table.get(item.id);
   table.update(item);
   if (!previous || searchTextChanged(previous, item)) indexItem(db, item);
+  syncPublishedKey(db, item, previous);
   noteItemChanged(db, item.id);
   return item;
+}
+
+/**
+ * Whether Content Delivery 2 delivers an item: active and published (LATEST, or EARLY: edited
+ * since). Its delivered version is lastPublishedVersion.
+ */
+export function isDelivered(item: ContentItem): item is ContentItem & { lastPublishedVersion: number } {
+  return item.status === 'ACTIVE' && item.lastPublishedVersion !== undefined && (item.publishingStatus === 'LATEST' || item.publishingStatus === 'EARLY');
+}
+
+/**
+ * The delivery key of the version Content Delivery 2 delivers (null: none, or not delivered).
+ * A key set or moved in a later draft is not delivered until that draft is published.
+ */
+function publishedKey(db: Db, item: ContentItem, previous: ContentItem | undefined): string | null {
+  if (!isDelivered(item)) return null;
+  if (item.lastPublishedVersion === item.version) return item.deliveryKey;
+  if (previous?.version === item.lastPublishedVersion) return previous.deliveryKey;
+  return itemVersion(db, item.id, item.lastPublishedVersion)?.deliveryKey ?? null;
+}
+
+/**
+ * Keeps content_items.published_delivery_key (indexed with the hub) in step with what is
+ * published: CD2 finds items by it, staging by delivery_key (the latest key). Written only when
+ * something it depends on changed, so an ordinary edit costs nothing.
+ */
+function syncPublishedKey(db: Db, item: ContentItem, previous: ContentItem | undefined): void {
+  if (
+    previous &&
+    previous.status === item.status &&
+    previous.publishingStatus === item.publishingStatus &&
+    previous.lastPublishedVersion === item.lastPublishedVersion &&
+    (item.lastPublishedVersion !== item.version || previous.deliveryKey === item.deliveryKey)
+  )
+    return;
+  const key = publishedKey(db, item, previous);
+  if (!previous && key === null) return;
+  stmt(db, 'UPDATE content_items SET published_delivery_key = ? WHERE id = ?').run(key, item.id);
+}
+
+/** Fills published_delivery_key for every item (the migration that adds it). */
+export function indexPublishedKeys(db: Db): void {
+  const page = db.prepare('SELECT seq, data FROM content_items WHERE seq > ? ORDER BY seq LIMIT 500');
+  for (let after = 0; ; ) {
+    const rows = page.all(after) as { seq: number; data: string }[];
+    if (!rows.length) return;
+    for (const row of rows) {
+      const item = JSON.parse(row.data) as ContentItem;
+      const key = publishedKey(db, item, undefined);
+      if (key !== null) db.prepare('UPDATE content_items SET published_delivery_key = ? WHERE seq = ?').run(key, row.seq);
+    }
+    after = rows[rows.length - 1]!.seq;
+  }
+}
+
+/**
+ * The item Content Delivery 2 delivers under a key in a hub: by the key of its published version
+ * (an index lookup). Two items can hold one published key for a while (one moved its key away in
+ * a draft, another took it and published): the later publication wins.
+ */
+export function itemByPublishedKey(db: Db, hubId: string, key: string): ContentItem | undefined {
+  const row = stmt(db, "SELECT data, hub_id FROM content_items WHERE hub_id = ? AND published_delivery_key = ? ORDER BY json_extract(data, '$.lastPublishedDate') DESC LIMIT 1").get(hubId, key) as
+    | { data: string; hub_id: string }
+    | undefined;
+  return row && itemFromRow(row);
 }
 
 function indexItem(db: Db, item: ContentItem): void {

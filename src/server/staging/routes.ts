@@ -3,7 +3,7 @@ import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail 
 import { link } from '../core/hal.js';
 import { hubs, type Hub } from '../hubs/index.js';
 import { items, type ContentItem } from '../items/index.js';
-import { IRI_BASE, queryResult, stagedContent, stagingHub } from '../delivery/index.js';
+import { IRI_BASE, queryResult, stagedContent, stagingHub, stagingViewPoint } from '../delivery/index.js';
 import { RENDERED_PAGE_HEADERS, contentHtml, escapeHtml } from './html.js';
 import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from './templates.js';
 
@@ -44,7 +44,8 @@ export function render(ctx: RequestContext): Reply {
   const hub = storeHub(ctx, ctx.params.store!)!;
   const item = stagedItem(ctx, hub);
   const template = templateNamed(ctx, item.hubId, ctx.query.get('template') || 'default');
-  const staged = stagedContent(ctx.db, item, ctx.now());
+  const point = stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id);
+  const staged = stagedContent(ctx.db, item, point.atMs, point.pins);
   const content = template.content === 'json' ? escapeHtml(JSON.stringify(queryResult(staged), null, 2)) : contentHtml(staged);
   const edition: Record<string, string> = staged.edition
     ? { 'X-Amp-Edition-ID': staged.edition.id, 'X-Amp-Edition-Start-Time': staged.edition.start, 'X-Amp-Edition-End-Time': staged.edition.end }
@@ -94,7 +95,8 @@ export function query(ctx: RequestContext) {
   const hub = storeHub(ctx, ctx.query.get('store'));
   const item = iri.startsWith(IRI_BASE) ? items(ctx.db).get(iri.slice(IRI_BASE.length)) : undefined;
   const visible = item !== undefined && item.status === 'ACTIVE' && (!hub || item.hubId === hub.id);
-  return ok(queryResult(visible ? stagedContent(ctx.db, item, ctx.now()) : null));
+  const point = hub ? stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id) : { atMs: ctx.now() };
+  return ok(queryResult(visible ? stagedContent(ctx.db, item, point.atMs, point.pins) : null));
 }
 
 // Templates of a hub, on the sandbox admin prefix.

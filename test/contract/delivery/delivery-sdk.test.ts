@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentClient } from 'dc-delivery-sdk-js';
+import axios, { type AxiosAdapter } from 'axios';
+import { ContentClient, StagingEnvironmentFactory } from 'dc-delivery-sdk-js';
 import { Api, createHub, unique, startServer, type TestServer } from '../../helpers/server.js';
 import { SCHEMA_HOST, contentLink, createItem, enableDeliveryKeys, itemBody } from '../../helpers/content.js';
 import { assignSlots, createEvent, createSlot, fillSlot, sandboxNow, slotContent, slotSetup, snapshotOf, type SlotSetup } from '../../helpers/editions.js';
@@ -149,6 +150,47 @@ describe('Content Delivery 2: published versions', () => {
     expect(shallow.body).toEqual({ content: { _meta: { schema: setup.uri, deliveryKey: key, deliveryId: root.id }, title: 'Home v1', links: [contentLink(leaf.id, setup.uri)] } });
   });
 
+  it('a delivery key changed after publishing: CD2 serves the published key until the change is published; staging the latest key', async () => {
+    const oldKey = `keys/${unique('old')}`;
+    const newKey = `keys/${unique('new')}`;
+    const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Keyed v1' }, { deliveryKey: oldKey }) });
+    await publish(item.id);
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any).title).toBe('Keyed v1');
+
+    // The key moves in a draft (through the delivery-key endpoint, as the management SDK does).
+    const current = (await api.get(`/content-items/${item.id}`)).body;
+    expect((await api.patch(`/content-items/${item.id}/delivery-key`, { deliveryKey: newKey, version: current.version })).status).toBe(200);
+    await edit(item.id, { title: 'Keyed v2 (draft)' });
+    // CD2 (published): still under the old key, with the published body and key; the new key is not served yet.
+    const published = (await cd2().getContentItemByKey(oldKey)).toJSON() as any;
+    expect(published).toMatchObject({ title: 'Keyed v1', _meta: { deliveryId: item.id, deliveryKey: oldKey } });
+    expect((await rejection(cd2().getContentItemByKey(newKey))).name).toBe('CONTENT_NOT_FOUND');
+    const fetched = await cd2().getContentItemsByKey([newKey, oldKey]);
+    expect(fetched.responses.map((r: any) => r.content?._meta.deliveryKey ?? r.error.type)).toEqual(['CONTENT_NOT_FOUND', oldKey]);
+    // Staging (latest): under the new key only.
+    const hostname = `${unique('keys')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const latest = await raw('GET', `/content/key/${newKey}`, hostname);
+    expect(latest.status, latest.text).toBe(200);
+    expect(latest.json().content).toMatchObject({ title: 'Keyed v2 (draft)', _meta: { deliveryKey: newKey } });
+    expect((await raw('GET', `/content/key/${oldKey}`, hostname)).status).toBe(404);
+
+    // Another item takes the freed old key in a draft: CD2 keeps serving the published holder until it publishes.
+    const taker = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Taker' }, { deliveryKey: oldKey }) });
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(item.id);
+    expect((await raw('GET', `/content/key/${oldKey}`, hostname)).json().content._meta.deliveryId).toBe(taker.id);
+    await publish(taker.id);
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(taker.id);
+
+    // Publishing the first item moves its CD2 key.
+    await publish(item.id);
+    expect(((await cd2().getContentItemByKey(newKey)).toJSON() as any)).toMatchObject({ title: 'Keyed v2 (draft)', _meta: { deliveryId: item.id } });
+    expect(((await cd2().getContentItemByKey(oldKey)).toJSON() as any)._meta.deliveryId).toBe(taker.id);
+    // Unpublished: the key is not served by CD2 any more.
+    expect((await api.post(`/content-items/${item.id}/unpublish`, {})).status).toBe(204);
+    expect((await rejection(cd2().getContentItemByKey(newKey))).name).toBe('CONTENT_NOT_FOUND');
+  });
+
   it('an unpublished item is 404 (CONTENT_NOT_FOUND as the SDK reads it); unknown ids and keys too', async () => {
     const item = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Soon gone' }) });
     await publish(item.id);
@@ -198,6 +240,52 @@ describe('Content Delivery 2: published versions', () => {
     const fetched = await client.getContentItemsById([made[1].id, made[4].id, made[0].id]);
     expect(fetched.responses.map((r: any) => r.content?.title ?? r.error.type)).toEqual(['Card 1', 'CONTENT_NOT_FOUND', 'Card 0']);
     expect((fetched.responses[1] as any).error.data).toEqual({ deliveryId: made[4].id });
+  });
+
+  it('the filter request builder in full: several filterBy clauses, sortBy with order, page size and cursor, parameters; hierarchy lookups', async () => {
+    const typeSetup = await slotSetup(api);
+    await enableDeliveryKeys(api, typeSetup.hubId);
+    const name = (await api.get(`/hubs/${typeSetup.hubId}`)).body.name;
+    const client = cd2(name);
+    const parent = await createItem(api, typeSetup.repoId, typeSetup.uri, { body: itemBody(typeSetup.uri, { title: 'Shelf' }, { deliveryKey: 'nav/shelf' }) });
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      const hierarchy = i < 4 ? { hierarchy: { parentId: parent.id, root: false } } : {};
+      made.push(await createItem(api, typeSetup.repoId, typeSetup.uri, { body: itemBody(typeSetup.uri, { title: `Book ${i}`, count: i % 2, links: i === 0 ? [contentLink(parent.id, typeSetup.uri)] : [] }, hierarchy) }));
+    }
+    for (const m of [parent, ...made]) await publish(m.id);
+
+    // Two clauses (both must match), sorted by a field descending, two to a page, linked format.
+    const first = await client.filterByContentType(typeSetup.uri).filterBy('/count', 0).sortBy('title', 'DESC').page(2).request({ depth: 'all', format: 'linked' });
+    expect(first.responses.map((r: any) => r.content.title)).toEqual(['Book 4', 'Book 2']);
+    expect(first.page).toMatchObject({ responseCount: 2, nextCursor: expect.any(String) });
+    const second = await first.page.next!();
+    expect(second.responses.map((r: any) => r.content.title)).toEqual(['Book 0']);
+    expect(second.responses[0]!.content.links).toEqual([contentLink(parent.id, typeSetup.uri)]);
+    expect(second.responses[0]!.linkedContent!.map((c: any) => c.title)).toEqual(['Shelf']);
+    // page(cursor) alone: the default size with that cursor.
+    const byCursor = await client.filterByContentType(typeSetup.uri).filterBy('/count', 0).sortBy('title', 'DESC').page(first.page.nextCursor!).request();
+    expect(byCursor.responses.map((r: any) => r.content.title)).toEqual(['Book 0']);
+    // depth root (inlined): links stay links.
+    const root = await client.filterBy('/title', 'Book 0').request({ depth: 'root', format: 'inlined' });
+    expect(root.responses[0]!.content.links).toEqual([contentLink(parent.id, typeSetup.uri)]);
+
+    // Children of a hierarchy node: by its id (filterByParentId) or by its delivery key (lookUpBy).
+    const byParent = await client.filterByParentId(parent.id).sortBy('title', 'ASC').request();
+    expect(byParent.responses.map((r: any) => r.content.title)).toEqual(['Book 0', 'Book 1', 'Book 2', 'Book 3']);
+    const byParentKey = await client.filterBy('/_meta/schema', typeSetup.uri).lookUpByHierarchyDeliveryKey('nav/shelf').sortBy('title', 'ASC').page(12).request();
+    expect(byParentKey.responses.map((r: any) => r.content.title)).toEqual(['Book 0', 'Book 1', 'Book 2', 'Book 3']);
+    expect((await client.lookUpByHierarchyDeliveryKey('nav/nothing-here').request()).responses).toEqual([]);
+
+    // The SDK's page size bound (12): 13 is refused in the delivery error shape.
+    const tooBig = await rejection(client.filterByContentType(typeSetup.uri).page(13).request());
+    expect(tooBig.name).toBe('HTTP_ERROR');
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.data.error.type).toBe('INVALID_PARAMETERS');
+    // A lookup the sandbox does not know: 400 naming it.
+    const unknown = await rejection(client.lookUpBy('SOMETHING_ELSE', 'x').request());
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toContain('SOMETHING_ELSE');
   });
 
   it('bad input: malformed filter and fetch bodies, depth and format out of range are 400 in the delivery error shape', async () => {
@@ -294,3 +382,90 @@ describe('the hub staging hostname (latest versions)', () => {
     expect((await api.get(`${srv.url}/content/id/${item.id}`, { token: null })).status).toBe(404);
   });
 });
+
+/**
+ * The SDK's own HTTP adapter, sent to the served sandbox with the Host the SDK addresses: the SDK
+ * calls https://<staging host>/..., which a site under development puts behind a TLS proxy.
+ */
+const viaSandbox = (): AxiosAdapter => {
+  const http = axios.getAdapter('http');
+  return (config) => http({ ...config, baseURL: srv.url, headers: { ...config.headers, Host: new URL(config.baseURL!).host } as never });
+};
+
+describe('previewing staging at a time or a snapshot (StagingEnvironmentFactory.generateDomain)', () => {
+  it('a domain for a timestamp serves the hub as it will be then: an edition scheduled for later is live on its slot; the plain host shows now', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const hero = await createItem(api, setup.repoId, setup.uri, { label: 'Future hero', body: itemBody(setup.uri, { title: 'Summer sale' }) });
+    const snapshot = await snapshotOf(api, setup.hubId, hero.id);
+    const slot = await createSlot(api, setup, 'Previewed slot');
+    const now = await sandboxNow(api);
+    const edition = (await api.post(`/events/${(await createEvent(api, setup.hubId)).id}/editions`, { name: unique('summer'), start: new Date(now + 3 * HOUR).toISOString(), end: new Date(now + 6 * HOUR).toISOString() })).body;
+    const [editionSlot] = await assignSlots(api, edition.id, [slot.id]);
+    await fillSlot(api, edition.id, editionSlot.id, slotContent(setup, snapshot.id));
+    await schedule(api, (await api.get(`/editions/${edition.id}`)).body);
+
+    const at = now + 4 * HOUR;
+    const domain = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ timestamp: at });
+    const [first, ...rest] = hostname.split('.');
+    // The form the vendor's own SDK tests show: <label>-gvzrfgnzc-<ms>.<rest> (gvzrfgnzc: "timestamp" in ROT13).
+    expect(domain).toBe(`${first}-gvzrfgnzc-${at}.${rest.join('.')}`);
+
+    const later = new ContentClient({ hubName, stagingEnvironment: domain, adaptor: viaSandbox() });
+    const shown = await later.getContentItemById(slot.id);
+    expect((shown.toJSON() as any).slot).toMatchObject({ title: 'Summer sale', _meta: { deliveryId: hero.id } });
+    // The edition that put it there, in the slot's _meta (the SDK's ContentMeta.edition), since
+    // the X-Amp-Edition-* headers do not reach the SDK over Node (it reads them with capitals).
+    const scheduled = (await api.get(`/editions/${edition.id}`)).body;
+    expect(shown.body._meta.edition?.toJSON()).toEqual({ id: edition.id, start: scheduled.start, end: scheduled.end });
+    expect(shown.body._meta.edition?.getStartDate().getTime()).toBe(Date.parse(scheduled.start));
+    const nowClient = new ContentClient({ hubName, stagingEnvironment: hostname, adaptor: viaSandbox() });
+    expect(JSON.stringify((await nowClient.getContentItemById(slot.id)).toJSON())).not.toContain('Summer sale');
+    // The staging query and rendering on the preview domain too (account = the staging store).
+    const cd1Later = new ContentClient({ account: 'staging', stagingEnvironment: domain, adaptor: viaSandbox() });
+    expect(((await cd1Later.getContentItemById(slot.id)).toJSON() as any).slot).toMatchObject({ title: 'Summer sale' });
+    const renderedBySdk = await cd1Later.renderContentItem(slot.id, 'default');
+    expect(renderedBySdk.body).toContain('Summer sale');
+    expect(renderedBySdk.edition).toBeUndefined();
+    const rendered = await raw('GET', `/v1/content/staging/content-item/${slot.id}?template=default`, domain);
+    expect(rendered.text).toContain('Summer sale');
+    expect(rendered.headers['x-amp-edition-id']).toBe(edition.id);
+    // Before the edition starts: the slot's own content.
+    const before = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ timestamp: now + 2 * HOUR });
+    expect(JSON.stringify((await new ContentClient({ hubName, stagingEnvironment: before, adaptor: viaSandbox() }).getContentItemById(slot.id)).toJSON())).not.toContain('Summer sale');
+  });
+
+  it('a domain for a snapshot serves its items at the snapshot versions, the rest latest', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const leaf = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Leaf at snapshot' }) });
+    const root = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Root at snapshot', links: [contentLink(leaf.id, setup.uri)] }) });
+    const snapshot = await snapshotOf(api, setup.hubId, root.id);
+    await edit(root.id, { title: 'Root edited later' });
+    await edit(leaf.id, { title: 'Leaf edited later' });
+    const outside = await createItem(api, setup.repoId, setup.uri, { body: itemBody(setup.uri, { title: 'Not in the snapshot' }) });
+
+    const domain = await new StagingEnvironmentFactory(hostname, { baseUrl: srv.url }).generateDomain({ snapshotId: snapshot.id });
+    const pinned = new ContentClient({ hubName, stagingEnvironment: domain, adaptor: viaSandbox() });
+    expect((await pinned.getContentItemById(root.id)).toJSON()).toMatchObject({ title: 'Root at snapshot', links: [{ title: 'Leaf at snapshot' }] });
+    expect(((await pinned.getContentItemById(outside.id)).toJSON() as any).title).toBe('Not in the snapshot');
+    const latest = new ContentClient({ hubName, stagingEnvironment: hostname, adaptor: viaSandbox() });
+    expect((await latest.getContentItemById(root.id)).toJSON()).toMatchObject({ title: 'Root edited later', links: [{ title: 'Leaf edited later' }] });
+  });
+
+  it('bad requests: an unknown staging environment, no option, a malformed timestamp or snapshot; an unknown preview domain is not served', async () => {
+    const hostname = `${unique('vse')}.staging.example.test`;
+    expect((await api.patch(`/hubs/${setup.hubId}/settings`, { virtualStagingEnvironment: { hostname } })).status).toBe(204);
+    const err = await rejection(new StagingEnvironmentFactory('nobody.staging.example.test', { baseUrl: srv.url }).generateDomain({ timestamp: Date.now() }));
+    expect(err.message).toContain('404');
+    for (const q of ['', '?timestamp=soon', '?timestamp=-1', '?snapshotId=x', `?snapshotId=${'0'.repeat(24)}`]) {
+      const res = await api.get(`/domain/${hostname}${q}`, { token: null });
+      expect([400, 404], q).toContain(res.status);
+    }
+    // A preview name of a host that is no hub's is not served.
+    const forged = await raw('GET', '/content/id/x', 'nobody-gvzrfgnzc-1.staging.example.test');
+    expect(forged.status).toBe(400);
+    expect(forged.json().errors[0].code).toBe('HOST_NOT_ALLOWED');
+  });
+});
+

@@ -216,7 +216,8 @@ describe('slots show their live content', () => {
     expect(after.text).not.toContain('<dd>Sample</dd>');
     const live = (await graph(slot.id)).body['@graph'];
     expect(live).toEqual([
-      { '@id': IRI + slot.id, '@type': setup.slotUri, _meta: { schema: setup.slotUri, name: 'slot', deliveryId: slot.id }, slot: { '@id': IRI + hero.id, '@type': setup.uri } },
+      // The slot's _meta names the edition it shows (what the SDK reads as ContentMeta.edition).
+      { '@id': IRI + slot.id, '@type': setup.slotUri, _meta: { schema: setup.slotUri, name: 'slot', deliveryId: slot.id, edition: { id: edition.id, start: edition.start, end: edition.end } }, slot: { '@id': IRI + hero.id, '@type': setup.uri } },
       { '@id': IRI + hero.id, '@type': setup.uri, _meta: { schema: setup.uri, deliveryId: hero.id }, title: 'Launch v1' },
     ]);
     // The item itself (not through the slot) renders as it is now.
