@@ -20,17 +20,17 @@
 // JSON); visible() is for text that is later joined with our own styling (table cells), and
 // escapes exactly what terminalText would, so widths measured on it stay right.
 
-/** Left as they are (group 1): legitimate sequences that hold characters escaped elsewhere. */
-// Each alternative starts with the character it is about (the lookbehinds come after it): a
-// position holding none of them fails at once, so plain text costs one scan.
+// Each alternative below starts with the character it is about (the lookbehinds come after it):
+// a position holding none of them fails at once.
 const SHAPING = String.raw`[[\p{L}\p{M}]--[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]]`;
+/** Left as they are (group 1): legitimate sequences that hold characters escaped elsewhere. */
 const KEEP = String.raw`(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|\u200D(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]\u200D)(?=\p{Extended_Pictographic})|[\u200C\u200D](?<=${SHAPING}[\u200C\u200D])(?=${SHAPING}))`;
 /** Shown escaped: controls, Cf but the visible number signs, U+2028/9, runs of variation selectors. */
 const HIDDEN = String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]|[\p{Cf}--[\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u{110BD}\u{110CD}]]|[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}`;
 /**
  * Code units that may start something the expressions below act on: controls, U+2028/9, the
  * BMP's format characters and variation selectors, and the high surrogates of the astral ones
- * (tags and variation selectors, the black flag, the few other format characters). Most text
+ * (tags and variation selectors, the few other format characters). Most text
  * holds none and is returned as it is after one pass over a table (the expressions cost ten
  * times that: Unicode classes at every position).
  */
@@ -40,8 +40,9 @@ const CANDIDATE = (() => {
   mark(0x00, 0x08), mark(0x0b, 0x1f), mark(0x7f, 0x9f), mark(0x2028, 0x2029), mark(0xfe00, 0xfe0f);
   // The BMP's \p{Cf} (Unicode 15.1), spelled out: a loop over \p{Cf} would cost every start of cms.
   for (const [from, to] of [[0xad], [0x600, 0x605], [0x61c], [0x6dd], [0x70f], [0x890, 0x891], [0x8e2], [0x180e], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064], [0x2066, 0x206f], [0xfeff], [0xfff9, 0xfffb]]) mark(from!, to);
-  // High surrogates of U+110BD/U+110CD, U+13430.., U+1BCA0.., U+1D173.., U+1F3F4, U+E0000..U+E01EF.
-  for (const cp of [0x110bd, 0x13430, 0x1bca0, 0x1d173, 0x1f3f4, 0xe0000, 0xe0100]) table[0xd800 + ((cp - 0x10000) >> 10)] = 1;
+  // High surrogates of U+110BD/U+110CD, U+13430.., U+1BCA0.., U+1D173.., U+E0000..U+E01EF (a flag's
+  // tags among them: the black flag alone is nothing to act on).
+  for (const cp of [0x110bd, 0x13430, 0x1bca0, 0x1d173, 0xe0000, 0xe0100]) table[0xd800 + ((cp - 0x10000) >> 10)] = 1;
   return table;
 })();
 
