@@ -878,7 +878,7 @@ _cms_opts=(
   'cms profile use' ''
   'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)
 --open:open the console in the system browser'
-  'cms sandbox exec' '--seed:start from this snapshot file
+  'cms sandbox exec' '--seed:start from this snapshot file, or export directory (cms item export, dc-cli\: its hub, model and items, all or nothing)
 --faults:inject faults (as cms sandbox serve --faults)
 --faults-seed:seed for the fault dice
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
@@ -903,7 +903,7 @@ _cms_opts=(
 --token-ttl:access token lifetime
 --faults:inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)
 --faults-seed:seed for the fault dice (same seed, same faults)
---seed:start from this snapshot file (replaces what the data directory holds)
+--seed:start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds
 --export-on-exit:save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)
 --detach:serve in the background\: print the -o json line once it answers, write sandbox.pid in the data directory
 --pid-file:write the served JSON with its pid here while serving (what --detach uses)'

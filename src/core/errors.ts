@@ -202,6 +202,8 @@ const REASONS: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  // The sandbox's verify: the journal does not hold what was expected.
+  417: 'Expectation Failed',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

@@ -66,7 +66,8 @@ export function redactQuery(text: string): string {
 /** A URL as safe to print: secret query parameters redacted. */
 export const redactUrl = (url: string): string => redactQuery(url);
 
-const isSecretParam = (name: string) => isSecretKey(name) || /^(api[-_]?)?key$/i.test(name);
+/** A query parameter's name that holds a secret: a secret's name, or `key` / `api_key` (an API key's usual query name). */
+export const isSecretParam = (name: string) => isSecretKey(name) || /^(api[-_]?)?key$/i.test(name);
 
 function decodeURIComponentSafe(s: string): string {
   try {

@@ -118,18 +118,22 @@ export async function createTransport(conn: Connection): Promise<Transport> {
 }
 
 async function embeddedTransport(dataDir: string): Promise<Transport> {
-  // Loaded side by side: each import waits on file reads, which overlap.
-  const [{ createSandbox }, { DroppedConnection }, { plainRequest }] = await Promise.all([
-    import('../server/app.js'),
-    import('../server/core/dropped.js'),
-    import('../server/core/exchange.js'),
-  ]);
-  let sandbox: ReturnType<typeof createSandbox>;
+  // Loaded side by side (inProcessTransport's imports too): each import waits on file reads, which overlap.
+  const [{ createSandbox }] = await Promise.all([import('../server/app.js'), import('../server/core/dropped.js'), import('../server/core/exchange.js')]);
+  let sandbox: Sandbox;
   try {
     sandbox = createSandbox({ dataDir });
   } catch (err) {
     throw sandboxOpenError(err);
   }
+  return inProcessTransport(sandbox);
+}
+
+type Sandbox = ReturnType<typeof import('../server/app.js').createSandbox>;
+
+/** Requests to a sandbox of this process, answered without a socket; close() closes the sandbox. */
+export async function inProcessTransport(sandbox: Sandbox): Promise<Transport> {
+  const [{ DroppedConnection }, { plainRequest }] = await Promise.all([import('../server/core/dropped.js'), import('../server/core/exchange.js')]);
   return {
     kind: 'embedded',
     send: async (req) => {

@@ -123,6 +123,7 @@ export function dcCliSource(dir: string, oneRepository: boolean): ImportSource {
       const place = places.get(id)!;
       return itemOf(safe.readJson(files.get(id)!), place.repoId, place.folderId, safe.path(files.get(id)!));
     },
+    fileOf: (id) => (files.has(id) ? safe.path(files.get(id)!) : undefined),
     typeHint: () => 'cms schema apply <dc-cli content-type-schemas export> && cms type apply <dc-cli content-types export>',
     matchRepository: (src, target) => target.name === src.name || fileSafeName(target.label ?? '') === src.name,
     sameHubIds: true,

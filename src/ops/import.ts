@@ -4,7 +4,7 @@ import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
 import { isContentLink } from '../server/core/content-links.js';
-import { SECOND_PASS, type BulkRun, type Place } from './runs/bulk-run.js';
+import { SECOND_PASS, type Place, type RunSteps } from './runs/run-steps.js';
 import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './files/content-files.js';
 import { collect, folderTree } from './export.js';
 import { WorkGraph, type Unit } from './runs/item-graph.js';
@@ -60,7 +60,7 @@ export type DeliveryKeysChoice = 'drop' | 'enable';
  * or to enable the module (done here, not on a dry run). Returns whether to keep the keys. A
  * client that may not read the hub's modules goes ahead (the service has the last word).
  */
-export async function deliveryKeysFit(client: ApiClient, hubId: string, keyed: number | undefined, choice: DeliveryKeysChoice | undefined, io: IO, dryRun: boolean): Promise<boolean> {
+export async function deliveryKeysFit(client: ApiClient, hubId: string, keyed: number | undefined, choice: DeliveryKeysChoice | undefined, io: Pick<IO, 'note'>, dryRun: boolean): Promise<boolean> {
   if (!keyed) return true;
   if (choice === 'drop') return false;
   const answer = await client.get<{ modules: { name: string; enabled: boolean }[] }>(`/admin/hubs/${hubId}/modules`).catch(() => null);
@@ -92,7 +92,8 @@ export interface ImportTarget {
   /** Undefined: the governor adapts (pool.ts). */
   concurrency?: number;
   publish: boolean;
-  io: IO;
+  /** Warnings (a folder the manifest lacks) and notes (publishing jobs): all an import says beside its run. */
+  io: Pick<IO, 'warn' | 'note'>;
   signal?: AbortSignal;
 }
 
@@ -126,7 +127,7 @@ export interface ImportResult {
   failed: ReadonlySet<string>;
 }
 
-export async function importItems(run: BulkRun, source: ImportSource, target: ImportTarget): Promise<ImportResult> {
+export async function importItems(run: RunSteps, source: ImportSource, target: ImportTarget): Promise<ImportResult> {
   // Before the importer reads the journal: what a killed process wrote without journaling it.
   await run.resolvePending({ target: clientProbe(target.client) });
   sizeHeapFor(source.refs.size);
@@ -141,7 +142,7 @@ export async function importItems(run: BulkRun, source: ImportSource, target: Im
 }
 
 /** Nothing an import passes over is silent: a skipped item file is a failure (exit 3), a VCS directory a note. */
-function reportSkipped(run: BulkRun, skipped: SkippedFiles | undefined): void {
+function reportSkipped(run: RunSteps, skipped: SkippedFiles | undefined): void {
   for (const file of skipped?.files ?? []) run.fail(`skipped:${file}`, file, new Error(`${file} was skipped: a name starting with a dot is not read as an item (rename it to import it)`));
   for (const dir of skipped?.dirs ?? []) run.note(`${dir} skipped (version control)`);
 }
@@ -159,7 +160,7 @@ class Importer {
   private readonly known = new Map<string, { version: number; status: string; repoId: string; digest: string }>();
 
   constructor(
-    private readonly run: BulkRun,
+    private readonly run: RunSteps,
     private readonly source: ImportSource,
     private readonly target: ImportTarget,
   ) {
@@ -510,7 +511,7 @@ class Importer {
   /** --publish waits for every publishing job at the end; a failed job fails its item. */
   private async waitForPublishing(): Promise<void> {
     this.run.note(`waiting for ${this.jobs.length} publishing job(s)`);
-    const quiet: IO = Object.assign(Object.create(this.target.io) as IO, { note() {} });
+    const quiet: Pick<IO, 'note'> = { note() {} };
     const governor = new Governor(this.target.concurrency);
     await runPool(
       this.jobs,

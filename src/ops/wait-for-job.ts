@@ -17,7 +17,7 @@ export interface JobLike {
  * COMPLETED returns it; FAILED or CANCELLED is an error (exit 1); still pending at the deadline
  * is a WaitTimeout (exit 8). Each change of state is noted on a terminal.
  */
-export async function waitForJob<T extends JobLike>(client: ApiClient, url: string, opts: { timeoutMs: number; intervalMs: number; io: IO; signal?: AbortSignal; what?: string }): Promise<T> {
+export async function waitForJob<T extends JobLike>(client: ApiClient, url: string, opts: { timeoutMs: number; intervalMs: number; io: Pick<IO, 'note'>; signal?: AbortSignal; what?: string }): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   const what = opts.what ?? 'Job';
   let last = '';

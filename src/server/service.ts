@@ -1,4 +1,5 @@
 import type { Db } from './core/db.js';
+import { stmt } from './core/statements.js';
 import { openDatabase } from './core/db.js';
 import { migrations } from './migrations.js';
 import { Router } from './core/router.js';
@@ -109,7 +110,10 @@ export class Service implements ServiceHost {
   constructor(readonly options: ServiceOptions) {
     this.db = openDatabase({ dataDir: options.dataDir, migrations, buffer: options.database });
     // A snapshot file's bytes carry its marker table: not part of a live sandbox.
-    if (options.database) this.db.exec('DROP TABLE IF EXISTS sandbox_snapshot');
+    if (options.database) {
+      this.db.exec('DROP TABLE IF EXISTS sandbox_snapshot');
+      requeueRunning(this.db);
+    }
     this.clock = new SandboxClock(this.db);
     this.scheduler = new Scheduler(this, taskKinds);
     this.key = signingKey(this.db);
@@ -441,6 +445,7 @@ export class Service implements ServiceHost {
   }
 
   private afterRestore(): void {
+    requeueRunning(this.db);
     const key = signingKey(this.db);
     // Tokens verified under this key stay verified (whether their client still exists is the principal's check).
     if (!key.equals(this.key)) this.verified.clear();
@@ -456,6 +461,15 @@ export class Service implements ServiceHost {
     if (this.ownSnapshotDir) rmSync(this.ownSnapshotDir, { recursive: true, force: true });
     this.ownSnapshotDir = null;
   }
+}
+
+/**
+ * After a restore, nothing is under way: a delivery a snapshot caught mid-attempt (running, with
+ * a minute's lease) belonged to the process that saved it, so it is due again now (sent at least
+ * once, as a retry is), not when that lease would have run out.
+ */
+function requeueRunning(db: Db): void {
+  stmt(db, "UPDATE tasks SET state = 'pending', lease_until = NULL WHERE state = 'running'").run();
 }
 
 /**

@@ -316,7 +316,9 @@ const PRELUDES: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^cms edition unschedule (\S+)/, (m) => `cms edition schedule ${m[1]} --ignore-warnings --yes`],
   [/^cms login --profile editor\b/, () => 'cms sandbox client create --id editor --secret s3cret --permission all --acl hub:demo:READ'],
   [/^cms sandbox snapshot (?:restore|delete) (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
-  [/^(?:npx )?cms sandbox (?:serve|exec)\b.*--seed (\S+)/, (m) => `cms sandbox snapshot save ${m[1]}`],
+  [/^(?:npx )?cms sandbox (?:serve|exec)\b.*--seed (\S+\.snapshot)(?:\s|$)/, (m) => `cms sandbox snapshot save ${m[1]}`],
+  // A seed that is not a snapshot file is an export directory (of the demo hub).
+  [/^(?:npx )?cms sandbox (?:serve|exec)\b.*--seed (?!\S+\.snapshot(?:\s|$))(\S+)/, (m) => `cms item export ${m[1]} --hub demo`],
 ];
 
 const UUID_ITEMS: Record<string, string> = {

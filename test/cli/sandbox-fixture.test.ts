@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
 import { serveSandbox } from '../helpers/serve.js';
+import { newerSnapshot, olderSnapshot, truncatedSnapshot } from '../helpers/snapshots.js';
 
 // Issue 25 points 2 and 3 through the built binary: snapshot verbs, --seed / --export-on-exit,
 // `sandbox exec`, `serve --detach` / `wait` / `stop`, and their bad input.
@@ -95,6 +97,66 @@ describe('cms sandbox snapshot', () => {
     res = await h.run(['sandbox', 'snapshot', 'restore', 'no-such-name', '--yes']);
     expect(res.exitCode).toBe(1);
     expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+  });
+
+  it('refuses a snapshot from a newer cms and a truncated one wherever a snapshot is taken (exit 2, nothing changed), and migrates one from an older cms', async () => {
+    const h = home();
+    const work = join(h.dir, 'work');
+    await h.run(['hub', 'create', '--name', 'saved', '--label', 'Saved']);
+    expect((await h.run(['sandbox', 'snapshot', 'save', join(work, 'good.snapshot')])).exitCode).toBe(0);
+    newerSnapshot(join(work, 'good.snapshot'), join(work, 'newer.snapshot'));
+    truncatedSnapshot(join(work, 'good.snapshot'), join(work, 'cut.snapshot'));
+    const olderVersion = olderSnapshot(join(work, 'good.snapshot'), join(work, 'older.snapshot'));
+    await h.run(['hub', 'create', '--name', 'kept', '--label', 'Kept']);
+    const hubs = async () => (await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name).sort();
+
+    for (const [file, reason] of [['newer.snapshot', /was saved by a newer cms \(0\.1\.0, database schema \d+; this cms knows \d+, not 9999-from-the-future\): upgrade cms to restore it/], ['cut.snapshot', /is truncated: \d+ bytes of the \d+ its header records/]] as const) {
+      const path = join(work, file);
+      for (const args of [
+        ['sandbox', 'snapshot', 'restore', path, '--yes'],
+        ['sandbox', 'serve', '--port', '0', '--seed', path],
+        ['sandbox', 'exec', '--seed', path, '--', process.execPath, '-e', "require('fs').writeFileSync(process.argv[1], 'ran')", join(work, 'ran')],
+      ]) {
+        const res = await h.run(args);
+        expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+        expect(res.stderr, args.join(' ')).toMatch(reason);
+        expect(res.stderr).not.toMatch(/\n\s+at /);
+        // Nothing changed: the data directory holds what it held, the command never ran.
+        expect(await hubs()).toEqual(['kept', 'saved']);
+        expect(existsSync(join(work, 'ran'))).toBe(false);
+      }
+    }
+
+    // Older: migrated on a copy while restored; the file stays as it was.
+    const before = readFileSync(join(work, 'older.snapshot'));
+    const restored = await h.json(['sandbox', 'snapshot', 'restore', join(work, 'older.snapshot'), '--yes']);
+    expect(restored).toMatchObject({ schemaVersion: olderVersion, cmsVersion: '0.0.1', counts: { hubs: 1 } });
+    expect(await hubs()).toEqual(['saved']);
+    expect(readFileSync(join(work, 'older.snapshot')).equals(before)).toBe(true);
+    expect(readdirSync(work).filter((n) => n.startsWith('.migrating-'))).toEqual([]);
+    // And as a seed: exec and serve start from it.
+    const res = await h.run(['sandbox', 'exec', '--seed', join(work, 'older.snapshot'), '--', process.execPath, BIN, 'hub', 'list', '-o', 'json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).map((x: { name: string }) => x.name)).toEqual(['saved']);
+  }, 90_000);
+
+  it('a directory as the file to save to: snapshot save and serve --export-on-exit refuse it up front (exit 2), the directory untouched', async () => {
+    const h = home();
+    const dir = join(h.dir, 'work', 'a-directory');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'kept.txt'), 'kept');
+    for (const args of [
+      ['sandbox', 'snapshot', 'save', dir],
+      ['sandbox', 'snapshot', 'save', `${dir}/`],
+      ['sandbox', 'serve', '--port', '0', '--export-on-exit', dir],
+    ]) {
+      const res = await h.run(args, { timeout: 15_000 });
+      expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toMatch(/is a directory/);
+      expect(res.stderr).not.toMatch(/unexpected failure|EISDIR/);
+      expect(readdirSync(dir)).toEqual(['kept.txt']);
+      expect(readdirSync(join(h.dir, 'work')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    }
   });
 
   it('takes files only for the embedded sandbox: a served one keeps names', async () => {
@@ -199,17 +261,32 @@ describe('cms sandbox exec', () => {
     let res = await h.run(['sandbox', 'exec']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/Give the command to run after --/);
+    // An empty command is no command.
+    res = await h.run(['sandbox', 'exec', '--', '']);
+    expect(res.exitCode, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/Give the command to run after --/);
     res = await h.run(['sandbox', 'exec', '--', 'no-such-command-cms-test']);
     expect(res.exitCode).toBe(127);
     expect(res.stderr).toMatch(/no-such-command-cms-test: command not found/);
+    // Found but not runnable (not executable, a directory): 126, as a shell says it.
+    writeFileSync(join(h.dir, 'not-executable'), 'echo hi\n', { mode: 0o644 });
+    for (const path of [join(h.dir, 'not-executable'), h.dir]) {
+      res = await h.run(['sandbox', 'exec', '--', path]);
+      expect(res.exitCode, path).toBe(126);
+      expect(res.stderr).toContain(`cms: ${path}: Permission denied`);
+    }
+    // Ended by a signal: 128 + its number.
+    res = await h.run(['sandbox', 'exec', '--', 'sh', '-c', 'kill -TERM $$']);
+    expect(res.exitCode).toBe(143);
     res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'missing.snapshot'), '--', 'true']);
     expect(res.exitCode).toBe(2);
     expect(res.stderr).toMatch(/--seed: no snapshot at/);
     res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', join(h.dir, 'missing.snapshot')]);
     expect(res.exitCode).toBe(2);
-    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', h.dir]);
+    // A directory that is neither a snapshot nor an export directory (see the export-directory seeds below).
+    res = await h.run(['sandbox', 'serve', '--port', '0', '--seed', join(h.dir, 'work')]);
     expect(res.exitCode).toBe(2);
-    expect(res.stderr).toMatch(/is a directory/);
+    expect(res.stderr).toMatch(/is not an export directory/);
     writeFileSync(join(h.dir, 'text.snapshot'), 'hello');
     res = await h.run(['sandbox', 'exec', '--seed', join(h.dir, 'text.snapshot'), '--', 'true']);
     expect(res.exitCode).toBe(2);
@@ -287,4 +364,178 @@ describe('cms sandbox serve --detach, wait, stop, --export-on-exit, --seed', () 
       expect((await check.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['exported']);
     }
   }, 90_000);
+});
+
+// What a sandbox holds, read over HTTP by a command run under `sandbox exec` (ids left out: a seed
+// makes new ones): the hub, its repositories, folders, schemas, types, and each item with its
+// folder, locale, delivery key, status and the labels of the items it links to.
+const SUMMARY = `
+const env = process.env;
+const token = (await fetch(env.CMS_AUTH_URL + '/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.CMS_CLIENT_ID, client_secret: env.CMS_CLIENT_SECRET }) }).then((r) => r.json())).access_token;
+const get = async (path) => { const r = await fetch(env.CMS_API_URL + path, { headers: { authorization: 'Bearer ' + token } }); if (r.status !== 200) throw new Error(path + ' ' + r.status); return r.json(); };
+const list = async (path, key) => (await get(path + (path.includes('?') ? '&' : '?') + 'size=100'))._embedded?.[key] ?? [];
+const hubs = await list('/hubs', 'hubs');
+const hub = hubs.find((h) => h.name === env.CMS_HUB);
+const repos = await list('/hubs/' + hub.id + '/content-repositories', 'content-repositories');
+const items = [];
+const folders = new Map();
+for (const repo of repos) {
+  for (const f of await list('/content-repositories/' + repo.id + '/folders', 'folders')) folders.set(f.id, repo.name + '/' + f.name);
+  for (const i of await list('/content-repositories/' + repo.id + '/content-items?status=ACTIVE,ARCHIVED', 'content-items')) items.push({ ...i, repo: repo.name });
+}
+const byId = new Map(items.map((i) => [i.id, i]));
+const links = (v, out = []) => { if (Array.isArray(v)) v.forEach((x) => links(x, out)); else if (v && typeof v === 'object') { if (v._meta?.schema === 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link') out.push(byId.get(v.id)?.label ?? 'MISSING ' + v.id); else Object.values(v).forEach((x) => links(x, out)); } return out; };
+console.log(JSON.stringify({
+  hubs: hubs.map((h) => h.name),
+  repositories: repos.map((r) => [r.name, r.label, (r.itemLocales ?? []).join(','), (r.features ?? []).join(','), (r.contentTypes ?? []).map((t) => t.contentTypeUri).sort().join(',')]).sort(),
+  folders: [...folders.values()].sort(),
+  schemas: (await list('/hubs/' + hub.id + '/content-type-schemas', 'content-type-schemas')).map((s) => [s.schemaId, s.validationLevel]).sort(),
+  types: (await list('/hubs/' + hub.id + '/content-types', 'content-types')).map((t) => [t.contentTypeUri, t.settings.label]).sort(),
+  items: items.map((i) => [i.repo, i.label, i.locale ?? null, i.deliveryKey ?? i.body._meta.deliveryKey ?? null, i.status, i.folderId ? folders.get(i.folderId) : null, links(i.body).sort().join(',')].join(' | ')).sort(),
+}));
+`;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('--seed <export directory> (cms item export, or a dc-cli export)', () => {
+  let source: CliHome;
+  let exported: string;
+  let original: { items: string[]; folders: string[] } & Record<string, unknown>;
+
+  beforeAll(async () => {
+    source = home();
+    expect((await source.run(['demo'])).exitCode).toBe(0);
+    // An archived item too: the seed keeps its status.
+    const weekly = (await source.json<{ id: string; label: string }[]>(['item', 'list', '--hub', 'demo', '--repo', 'content'])).find((i) => i.label === 'Weekly roundup')!;
+    expect((await source.run(['item', 'archive', weekly.id])).exitCode).toBe(0);
+    exported = join(source.dir, 'work', 'export');
+    const res = await source.run(['item', 'export', exported, '--hub', 'demo', '--status', 'ACTIVE,ARCHIVED']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    // The source hub as the same reader sees it: a sandbox served on its data directory.
+    const seen = await source.run(['sandbox', 'exec', '--data-dir', source.env.CMS_DATA_DIR, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(seen.exitCode, seen.stderr).toBe(0);
+    original = JSON.parse(seen.stdout);
+    expect(original.items.length).toBe(6);
+  }, 120_000);
+
+  it('exec: the hub of the export (CMS_HUB), its repositories, folders, schemas, types and items with their links', async () => {
+    const h = home();
+    const res = await h.run(['sandbox', 'exec', '--seed', exported, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const seeded = JSON.parse(res.stdout);
+    expect(seeded.hubs).toEqual(['demo']);
+    expect(seeded).toEqual(original);
+    expect(seeded.items.some((i: string) => /Launch announcement .*news\/launch .*\| content\/news \| Launch background/.test(i))).toBe(true);
+    expect(seeded.items.some((i: string) => /Weekly roundup .*ARCHIVED/.test(i))).toBe(true);
+    // In memory: nothing was written to the data directory.
+    expect(existsSync(join(h.env.CMS_DATA_DIR, 'sandbox.db'))).toBe(false);
+  }, 60_000);
+
+  it('serve: prints the hub (JSON and text) and replaces what the data directory held', async () => {
+    const h = home();
+    expect((await h.run(['hub', 'create', '--name', 'before', '--label', 'Before'])).exitCode).toBe(0);
+    const served = await serveSandbox(h.env, ['--seed', exported]);
+    try {
+      const env = { CMS_API_URL: `${served.url}/v2/content`, CMS_CLIENT_ID: 'sandbox-admin', CMS_CLIENT_SECRET: 'sandbox-secret', CMS_HUB: 'demo' };
+      expect((await h.json<{ name: string }[]>(['hub', 'list'], { env })).map((x) => x.name)).toEqual(['demo']);
+      expect((await h.json<unknown[]>(['item', 'list', '--repo', 'content', '--status', 'ACTIVE,ARCHIVED'], { env })).length).toBe(3);
+    } finally {
+      await served.stop();
+    }
+    const json = execa(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '-o', 'json', '--seed', exported], { env: h.env, reject: false });
+    const text = execa(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data-dir', join(h.dir, 'other'), '--seed', exported], { env: h.env, reject: false });
+    const firstLine = (child: typeof json, until: RegExp) =>
+      new Promise<string>((resolve) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (until.test(buf)) resolve(buf);
+        });
+        void child.then(() => resolve(buf));
+      });
+    const [jsonOut, textOut] = await Promise.all([firstLine(json, /\n/), firstLine(text, /Press Ctrl-C/)]);
+    json.kill('SIGTERM');
+    text.kill('SIGTERM');
+    await Promise.all([json, text]);
+    expect(JSON.parse(jsonOut.split('\n')[0]!)).toMatchObject({ hub: 'demo', clientId: 'sandbox-admin' });
+    expect(textOut).toMatch(/^\s+Hub\s+demo$/m);
+  }, 60_000);
+
+  it('a dc-cli export (schemas, types and content) seeds a hub named after the directory', async () => {
+    const h = home();
+    const root = join(h.dir, 'work', 'My Site');
+    const schemaId = 'https://schemas.example.com/page.json';
+    const page = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: schemaId, title: 'Page', type: 'object', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], properties: { title: { type: 'string', minLength: 1 }, next: { allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link' }] } }, required: ['title'] };
+    mkdirSync(join(root, 'content-type-schemas', 'schemas'), { recursive: true });
+    mkdirSync(join(root, 'content-types'));
+    mkdirSync(join(root, 'content', 'Website Content', 'pages'), { recursive: true });
+    writeFileSync(join(root, 'content-type-schemas', 'schemas', 'page-schema.json'), JSON.stringify(page));
+    writeFileSync(join(root, 'content-type-schemas', 'page.json'), JSON.stringify({ schemaId, validationLevel: 'CONTENT_TYPE', body: './schemas/page-schema.json' }));
+    writeFileSync(join(root, 'content-types', 'page.json'), JSON.stringify({ contentTypeUri: schemaId, settings: { label: 'Page' }, repositories: ['content'] }));
+    const link = (id: string) => ({ _meta: { schema: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content-link' }, contentType: schemaId, id });
+    const a = '11111111-1111-4111-8111-111111111111';
+    const b = '22222222-2222-4222-8222-222222222222';
+    writeFileSync(join(root, 'content', 'Website Content', 'Home.json'), JSON.stringify({ id: a, label: 'Home', body: { _meta: { schema: schemaId }, title: 'Home', next: link(b) }, status: 'ACTIVE' }));
+    writeFileSync(join(root, 'content', 'Website Content', 'pages', 'About.json'), JSON.stringify({ id: b, label: 'About', body: { _meta: { schema: schemaId }, title: 'About' }, status: 'ACTIVE' }));
+    const res = await h.run(['sandbox', 'exec', '--seed', root, '--', process.execPath, '--input-type=module', '-e', 'console.log(process.env.CMS_HUB)']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stdout.trim()).toBe('my-site');
+    const seen = await h.run(['sandbox', 'exec', '--seed', root, '--', process.execPath, '--input-type=module', '-e', SUMMARY]);
+    expect(seen.exitCode, seen.stderr).toBe(0);
+    const summary = JSON.parse(seen.stdout);
+    expect(summary.types).toEqual([[schemaId, 'Page']]);
+    expect(summary.items).toEqual(['content | About |  |  | ACTIVE | content/pages | ', 'content | Home |  |  | ACTIVE |  | About']);
+    expect(summary.repositories).toEqual([['content', 'Website Content', '', '', schemaId]]);
+  }, 60_000);
+
+  it('bad input: neither layout, a schema or an item the service refuses: exit 2 naming the file, nothing served, nothing lost', async () => {
+    const h = home();
+    expect((await h.run(['hub', 'create', '--name', 'kept', '--label', 'Kept'])).exitCode).toBe(0);
+    const work = join(h.dir, 'work');
+    // Neither layout.
+    mkdirSync(join(work, 'notes'));
+    writeFileSync(join(work, 'notes', 'readme.txt'), 'hello');
+    let res = await h.run(['sandbox', 'exec', '--seed', join(work, 'notes'), '--', 'true']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/--seed: .*notes is not an export directory: expected manifest\.json \(cms item export\) or a dc-cli export/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+
+    // A schema the service refuses.
+    const badSchema = join(work, 'bad-schema');
+    cpSync(exported, badSchema, { recursive: true });
+    const schemaFile = readdirSync(join(badSchema, 'schemas')).find((f) => f.includes('article'))!;
+    const doc = JSON.parse(readFileSync(join(badSchema, 'schemas', schemaFile), 'utf8'));
+    writeFileSync(join(badSchema, 'schemas', schemaFile), JSON.stringify({ ...doc, properties: { ...doc.properties, title: { type: 'no-such-type' } } }));
+    const port = await freePort();
+    res = await h.run(['sandbox', 'serve', '--port', String(port), '--seed', badSchema]);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain(schemaFile);
+    expect(res.stderr).toMatch(/Nothing was served/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(await portClosed(port)).toBe(true);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+
+    // An item failing validation.
+    const badItem = join(work, 'bad-item');
+    cpSync(exported, badItem, { recursive: true });
+    const itemDir = join(badItem, 'items', 'content');
+    const itemFile = readdirSync(itemDir).find((f) => JSON.parse(readFileSync(join(itemDir, f), 'utf8')).label === 'Launch background')!;
+    const item = JSON.parse(readFileSync(join(itemDir, itemFile), 'utf8'));
+    writeFileSync(join(itemDir, itemFile), JSON.stringify({ ...item, body: { ...item.body, title: '' } }));
+    res = await h.run(['sandbox', 'serve', '--port', String(port), '--seed', badItem]);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain(join('items', 'content', itemFile));
+    expect(await portClosed(port)).toBe(true);
+    expect((await h.json<{ name: string }[]>(['hub', 'list'])).map((x) => x.name)).toEqual(['kept']);
+    // exec does not run the command.
+    res = await h.run(['sandbox', 'exec', '--seed', badItem, '--', process.execPath, '-e', "require('fs').writeFileSync(process.argv[1], 'ran')", join(work, 'ran')]);
+    expect(res.exitCode).toBe(2);
+    expect(existsSync(join(work, 'ran'))).toBe(false);
+  }, 60_000);
 });

@@ -65,6 +65,45 @@ describe('cms sandbox requests', () => {
     expect((await home.run(['sandbox', 'requests', '--port', 'web'])).exitCode).toBe(2);
   });
 
+  it('holds no secret the binary sent: the login form, a client secret, a webhook signing secret, secret headers, a handler URL key', async () => {
+    const secrets = { client: 'client-secret-0123456789', signing: 'signing-secret-0123456789', header: 'header-secret-0123456789', key: 'url-key-0123456789' };
+    expect((await home.run(['hub', 'create', '--name', 'journal', '--label', 'Journal'], { env })).exitCode).toBe(0);
+    const client = await home.run(['sandbox', 'client', 'create', '--id', 'journal-reader', '--secret-stdin', '--permission', 'all'], { env, input: secrets.client });
+    expect(client.exitCode, client.stderr).toBe(0);
+    const hook = await home.run(
+      ['webhook', 'create', '--hub', 'journal', '--label', 'hook', '--event', 'content-item.created', '--handler', `https://hooks.example/in?key=${secrets.key}`, '--secret-stdin', '--secret-header', `X-Api-Key=${secrets.header}`],
+      { env, input: secrets.signing },
+    );
+    expect(hook.exitCode, hook.stderr).toBe(0);
+    // The new client logs in (its secret in the token form) and lists hubs.
+    const asReader = { ...env, CMS_CLIENT_ID: 'journal-reader', CMS_CLIENT_SECRET: secrets.client };
+    expect((await home.run(['hub', 'list'], { env: asReader })).exitCode).toBe(0);
+    const out = await home.run(['sandbox', 'requests', '-o', 'ndjson'], { env });
+    expect(out.exitCode, out.stderr).toBe(0);
+    for (const secret of [...Object.values(secrets), 'sandbox-secret']) expect(out.stdout).not.toContain(secret);
+    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { op: string; path: string; clientId: string | null; body?: string });
+    // What is not secret stays: who logged in, what was created.
+    expect(lines.filter((r) => r.path === '/oauth/token').map((r) => r.clientId)).toContain('journal-reader');
+    expect(lines.find((r) => r.op === 'webhooks.create')?.body).toContain('https://hooks.example/in?key=[redacted]');
+  });
+
+  it('verify through the binary (cms api): 200 exit 0, a mismatch 417 exit 1 with the near misses, a malformed body exit 2', async () => {
+    await fetch(`${served.url}/v2/content/hubs`);
+    const verify = (body: string) => home.run(['api', 'POST', '/__sandbox/requests/verify', '--input', '-'], { env, input: body });
+    const ok = await verify(JSON.stringify({ method: 'GET', path: '/v2/content/hubs', count: 1 }));
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, matched: 1 });
+    const miss = await verify(JSON.stringify({ method: 'DELETE', path: '/v2/content/hubs' }));
+    expect(miss.exitCode).toBe(1);
+    expect(miss.stderr).toMatch(/^error: 417 Expectation Failed: .*"nearMisses"/m);
+    for (const body of ['{"path": "/x"', JSON.stringify({ path: 'no-slash' }), JSON.stringify({ path: '/x', count: -1 })]) {
+      const bad = await verify(body);
+      expect(bad.exitCode, body).toBe(2);
+      expect(bad.stderr, body).toMatch(/^error: /m);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('refuses bad input with exit 2', async () => {
     for (const args of [['--limit', '0'], ['--for', '1s'], ['--follow', '-o', 'json'], ['--status', 'bad']]) {
       const res = await home.run(['sandbox', 'requests', ...args], { env });

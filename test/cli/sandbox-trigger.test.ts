@@ -38,6 +38,21 @@ describe('cms sandbox trigger', () => {
     expect(JSON.parse(delivery!.body)).toMatchObject({ synthetic: true, payload: { id: item.id, label: 'From CLI', n: 3 } });
   });
 
+  it('changes no content: every table but the webhook delivery queue and log is as it was', async () => {
+    const item = await createItem(api, setup.repoId, setup.uri);
+    const hook = (await api.post(`/hubs/${setup.hubId}/webhooks`, { label: unique('hook'), events: ['content-item.updated'], handlers: [`${receiver.url}/unchanged`], secret: 's' })).body;
+    const db = srv.sandbox.service.db;
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]).filter((t) => !/webhook_(deliver|request|attempt)|^tasks$/.test(t));
+    const dump = () => Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all()]));
+    const before = dump();
+    const res = await home.run(['sandbox', 'trigger', 'content-item.updated', '--hub', setup.hubId, '--item', item.id, '--set', 'payload.label=Not stored'], { env });
+    expect(res.exitCode, res.stderr).toBe(0);
+    await receiver.waitFor(1, (r) => r.url === '/unchanged');
+    expect(dump()).toEqual(before);
+    expect(tables).toEqual(expect.arrayContaining(['content_items', 'hubs', 'webhooks']));
+    expect(hook.id).toBeTruthy();
+  });
+
   it('warns when no webhook subscribes (exit 0, nothing sent)', async () => {
     const item = await createItem(api, setup.repoId, setup.uri);
     const res = await home.run(['sandbox', 'trigger', 'content-item.assigned', '--hub', setup.hubId, '--item', item.id], { env });

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, SandboxError, type SandboxFixture } from '../../src/fixture/index.js';
+import { Api } from '../helpers/server.js';
+import { contentSetup, createItem } from '../helpers/content.js';
+import { Receiver } from '../helpers/receiver.js';
 
 // The programmatic API's behaviour (issue 25 point 1), from the sources; fixture-package.test.ts
 // runs the packed package from a scratch project.
@@ -99,9 +102,91 @@ describe('startSandbox (memory)', () => {
     expect(await hubNames(await admin(sb))).toEqual([]);
   });
 
+  it('refuses a directory as the file to save to, with a SandboxError (400)', async () => {
+    await using sb = await startSandbox();
+    const dir = tempDir();
+    const err = await sb.snapshot(`${dir}/`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxError);
+    expect((err as SandboxError).status).toBe(400);
+    expect((err as Error).message).toMatch(/is a directory/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses bad options with a SandboxError (400), leaving no server, socket or directory behind', async () => {
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    // A closed server's handle goes on the loop's next turns (the tests before this one closed some).
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await settle();
+    const before = servers();
+    const cases: [Parameters<typeof startSandbox>[0], RegExp][] = [
+      [{ clock: 'not a date' }, /not an ISO 8601 date-time/],
+      [{ clock: { set: '2030-01-01T00:00:00Z', frozen: 'yes' as unknown as boolean } }, /frozen/],
+      [{ faults: 'garbage' }, /fault 'garbage'/],
+      [{ memory: false, faults: '418 always' }, /fault/],
+      [{ port: -5 }, /port/],
+      [{ port: 1.5 }, /port/],
+      [{ port: 70_000 }, /port/],
+      [{ tokenTtlSeconds: -1 }, /tokenTtlSeconds/],
+      [{ tokenTtlSeconds: 0 }, /tokenTtlSeconds/],
+    ];
+    const tmp = () => readdirSync(tmpdir()).filter((n) => n.startsWith('cms-sandbox-')).length;
+    const tmpBefore = tmp();
+    for (const [options, message] of cases) {
+      const err = await startSandbox(options).then(
+        async (sb) => {
+          await sb.close();
+          return 'started';
+        },
+        (e: unknown) => e,
+      );
+      expect(err, JSON.stringify(options)).toBeInstanceOf(SandboxError);
+      expect((err as SandboxError).status).toBe(400);
+      expect((err as Error).message).toMatch(message);
+    }
+    await settle();
+    expect(servers()).toBeLessThanOrEqual(before);
+    expect(tmp()).toBe(tmpBefore);
+  });
+
   it('refuses a bad seed before serving, with a SandboxError', async () => {
     await expect(startSandbox({ seed: join(tempDir(), 'missing.snapshot') })).rejects.toThrow(/No snapshot at/);
     await expect(startSandbox({ faults: '418 always' })).rejects.toThrow();
+  });
+});
+
+describe('startSandbox: a snapshot carries pending work', () => {
+  it('a webhook delivery waiting for its retry when saved is retried by a sandbox seeded from the file, on its restored clock', async () => {
+    const receiver = await new Receiver().start();
+    const file = join(tempDir(), 'queue.snapshot');
+    try {
+      receiver.answer = () => 503;
+      {
+        await using sb = await startSandbox({ clock: { set: '2030-01-01T00:00:00Z', frozen: true } });
+        const api = await new Api(sb.url).login();
+        const setup = await contentSetup(api);
+        const item = await createItem(api, setup.repoId, setup.uri);
+        const hook = await api.post(`/hubs/${setup.hubId}/webhooks`, { label: 'queued', events: ['content-item.updated'], handlers: [`${receiver.url}/queued`], secret: 's' });
+        expect(hook.status, hook.text).toBe(201);
+        expect((await api.post(`/__sandbox/hubs/${setup.hubId}/webhook-events`, { event: 'content-item.updated', itemId: item.id })).status).toBe(202);
+        await receiver.waitFor(1);
+        // Saved once the sandbox has taken the 503 in (logged, the retry scheduled), not while the
+        // attempt is in flight: a snapshot then holds it as running, re-run when its lease ends.
+        const logged = async () => (await api.get(`/hubs/${setup.hubId}/webhooks/${hook.body.id}/requests`)).body?._embedded?.requests?.length ?? 0;
+        for (let i = 0; i < 200 && (await logged()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(await logged()).toBe(1);
+        // The retry waits for the (frozen) sandbox clock: it is pending when saved.
+        expect((await sb.snapshot(file)).counts.items).toBe(1);
+        expect((await (await fetch(`${sb.url}/__sandbox/status`)).json()).counts.pendingTasks).toBeGreaterThan(0);
+      }
+      receiver.answer = () => 200;
+      await using again = await startSandbox({ seed: file });
+      expect((await again.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
+      await again.clock.advance('31s');
+      const both = await receiver.waitFor(2);
+      expect(both.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '2']);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
 
@@ -129,6 +214,23 @@ describe('startSandbox: the request journal', () => {
       expect((err as SandboxError).status).toBe(400);
       expect((err as Error).message).toContain(Object.keys(filter)[0]);
     }
+  });
+});
+
+describe('startSandbox: no secret in the journal', () => {
+  it("requests() holds neither the admin's nor a new client's secret, nor a token, after the API's own calls and the clients' logins", async () => {
+    await using sb = await startSandbox();
+    const reader = await sb.client('all', { id: 'reader' });
+    await sb.clock.advance('1h');
+    const call = await admin(sb, reader.clientId, reader.clientSecret);
+    await call('POST', '/hubs', { name: 'j', label: 'J' });
+    const text = JSON.stringify(await sb.requests());
+    for (const secret of [reader.clientSecret, sb.clientSecret]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/eyJ[\w-]{8,}\.[\w-]{8,}\./);
+    // The calls are there, with who made them.
+    const entries = (await sb.requests()) as { op: string; clientId: string; body?: string }[];
+    expect(entries.find((r) => r.op === 'sandbox.createClient')?.body).toContain('"secret":"[redacted]"');
+    expect(entries.filter((r) => r.op === 'hubs.create').map((r) => r.clientId)).toEqual(['reader']);
   });
 });
 

@@ -174,4 +174,54 @@ describe('restore() and reset() in memory, after everything a test can do', () =
       await new Promise((r) => receiver.close(r));
     }
   });
+
+  it('a delivery under way when the snapshot was saved is sent again at once by a sandbox restored from it', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const arrivals: number[] = [];
+    const receiver = createServer((req, res) => {
+      arrivals.push(Date.now());
+      req.resume();
+      // The first attempt hangs until released; the ones after answer at once.
+      if (arrivals.length === 1) void held.then(() => res.end('ok'));
+      else res.end('ok');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      await using first = await startSandbox();
+      const { call } = await login(first);
+      const { hubId, repoId } = await model(call, 'in-flight');
+      const hook = await call('POST', `/hubs/${hubId}/webhooks`, { label: 'slow', events: ['dynamic-content.content-item.created'], handlers: [`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`], active: true, method: 'POST' });
+      expect(hook.status).toBe(201);
+      await call('POST', `/content-repositories/${repoId}/content-items`, article('under way'));
+      for (let i = 0; i < 100 && arrivals.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(arrivals).toHaveLength(1);
+      // Saved while the first attempt is under way: to a file, and in memory.
+      const file = `${first.dataDir === 'memory' ? (await import('node:os')).tmpdir() : first.dataDir}/in-flight-${process.pid}.snapshot`;
+      await first.snapshot(file);
+      const kept = await first.snapshot('in-flight');
+      release();
+
+      // Another sandbox from the file: the delivery is sent again within seconds, not after a lease of a minute.
+      await using second = await startSandbox({ seed: file });
+      const { call: other } = await login(second);
+      await other('GET', '/hubs');
+      const started = Date.now();
+      for (let i = 0; i < 150 && arrivals.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(arrivals.length, 'sent again from the file').toBeGreaterThanOrEqual(2);
+      expect(Date.now() - started).toBeLessThan(3000);
+
+      // The same sandbox returning to the state saved in memory: the same.
+      const before = arrivals.length;
+      await first.restore(kept);
+      await call('GET', '/hubs');
+      for (let i = 0; i < 150 && arrivals.length === before; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(arrivals.length, 'sent again after a restore in memory').toBeGreaterThan(before);
+      (await import('node:fs')).rmSync(file, { force: true });
+    } finally {
+      release();
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    }
+  });
 });

@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { checkSeedDirectory } from '../../ops/seed.js';
 import type { RunningServer } from '../../server/http.js';
 import type { Sandbox } from '../../server/app.js';
 import { sandboxOpenError } from '../../core/transport.js';
 
 // What `sandbox serve` and `sandbox exec` share: a sandbox on a data directory (or in memory),
-// seeded from a snapshot, with faults, served over HTTP.
+// seeded from a snapshot or an export directory, with faults, served over HTTP.
 
 export interface ServeSettings {
   dataDir: string;
@@ -29,6 +30,8 @@ export interface ServedInfo {
   clientId: string;
   clientSecret: string;
   dataDir: string;
+  /** The sandbox's hub when it holds exactly one (a seed's): what exec gives its command as CMS_HUB. */
+  hub?: string;
   pid: number;
 }
 
@@ -39,38 +42,41 @@ export interface Served {
   faultsGiven: boolean;
 }
 
+type Faults = ReturnType<typeof import('../../server/core/faults.js').parseFaults>;
+
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be 0..65535, got '${value}'`);
   return port;
 }
 
-/** The --seed file, checked before anything starts: a missing path or a directory is bad input (exit 2). */
-export function seedFile(seed: string): string {
-  const file = resolve(seed);
+/** A --seed: a snapshot file, or an export directory (cms item export, dc-cli). */
+export type Seed = { file: string } | { dir: string };
+
+/**
+ * The --seed, checked before anything starts: a missing path, or a directory that is not an
+ * export directory, is bad input (exit 2).
+ */
+export function seedPath(seed: string): Seed {
+  const path = resolve(seed);
   let isDir: boolean;
   try {
-    isDir = statSync(file).isDirectory();
+    isDir = statSync(path).isDirectory();
   } catch {
-    throw new UsageError(`--seed: no snapshot at ${file}`, 'Save one with `cms sandbox snapshot save ./file.snapshot` or `cms sandbox serve --export-on-exit ./file.snapshot`.');
+    throw new UsageError(`--seed: no snapshot at ${path}`, 'Save one with `cms sandbox snapshot save ./file.snapshot` or `cms sandbox serve --export-on-exit ./file.snapshot`, or give an export directory (cms item export <dir>).');
   }
-  if (isDir) {
-    throw new UsageError(
-      `--seed: ${file} is a directory; --seed takes a snapshot file`,
-      'Export directories are imported into a running sandbox: `cms sandbox exec -- cms item import <dir> --hub <hub>`, then save a snapshot of it.',
-    );
+  if (!isDir) return { file: path };
+  try {
+    checkSeedDirectory(path);
+  } catch (err) {
+    if (err instanceof CliError) throw new UsageError(`--seed: ${err.message}`, err.hint);
+    throw err;
   }
-  return file;
+  return { dir: path };
 }
 
 export async function startServing(ctx: Context, s: ServeSettings): Promise<Served> {
-  const [{ createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET }, { listen }, { parseFaults }, { parseAllowHost }, { SnapshotError }] = await Promise.all([
-    import('../../server/app.js'),
-    import('../../server/http.js'),
-    import('../../server/core/faults.js'),
-    import('../../server/core/host.js'),
-    import('../../server/core/snapshot-file.js'),
-  ]);
+  const [{ parseFaults }, { parseAllowHost }] = await Promise.all([import('../../server/core/faults.js'), import('../../server/core/host.js')]);
   for (const value of s.allowHost ?? []) {
     try {
       parseAllowHost(value);
@@ -78,13 +84,34 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
       throw new UsageError(`--allow-host: ${(err as Error).message}`);
     }
   }
-  let faults: ReturnType<typeof parseFaults> | undefined;
+  let faults: Faults | undefined;
   try {
     faults = s.faults ? parseFaults(s.faults) : undefined;
   } catch (err) {
     throw new UsageError(`--faults: ${(err as Error).message}`);
   }
-  const seed = s.seed === undefined ? undefined : seedFile(s.seed);
+  const seed = s.seed === undefined ? undefined : seedPath(s.seed);
+  if (seed && 'dir' in seed) {
+    // Built aside first (an in-memory sandbox saved as a snapshot), then restored like a snapshot
+    // seed: a directory the service refuses leaves the data directory as it was.
+    const { SeedError, withSeedSnapshot } = await import('../../ops/seed.js');
+    try {
+      return await withSeedSnapshot(seed.dir, (file) => serveOn(ctx, s, faults, file), ctx.signal);
+    } catch (err) {
+      if (err instanceof SeedError) throw new UsageError(`--seed: ${err.message}`, `Nothing was served, and nothing was changed.${err.hint ? `\n${err.hint}` : ''}`);
+      throw err;
+    }
+  }
+  return serveOn(ctx, s, faults, seed?.file);
+}
+
+/** A sandbox on the data directory, started from the snapshot file when one is given, listening. */
+async function serveOn(ctx: Context, s: ServeSettings, faults: Faults | undefined, seed: string | undefined): Promise<Served> {
+  const [{ createSandbox, ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET }, { listen }, { SnapshotError }] = await Promise.all([
+    import('../../server/app.js'),
+    import('../../server/http.js'),
+    import('../../server/core/snapshot-file.js'),
+  ]);
   let sandbox: ReturnType<typeof createSandbox>;
   try {
     sandbox = createSandbox({
@@ -123,15 +150,16 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
     clientId: ADMIN_CLIENT_ID,
     clientSecret: ADMIN_CLIENT_SECRET,
     dataDir: s.dataDir === ':memory:' ? 'memory' : s.dataDir,
+    ...hubOf(sandbox),
     pid: process.pid,
   };
   return { sandbox, server, info, faultsGiven: Boolean(faults?.length) };
 }
 
 /** The hub's name when the sandbox holds exactly one (what a seeded sandbox's CMS_HUB is). */
-export function onlyHub(sandbox: Sandbox): string | undefined {
+function hubOf(sandbox: Sandbox): { hub?: string } {
   const names = sandbox.service.db.prepare('SELECT name FROM hubs LIMIT 2').pluck().all() as string[];
-  return names.length === 1 ? names[0] : undefined;
+  return names.length === 1 ? { hub: names[0] } : {};
 }
 
 /** The pid file of a detached sandbox: in its data directory. */

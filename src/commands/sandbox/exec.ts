@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
-import { onlyHub, startServing } from './_serve.js';
+import { startServing } from './_serve.js';
 
 interface Opts {
   seed?: string;
@@ -17,14 +17,15 @@ const FORWARDED = ['SIGTERM', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'] as const;
 export default defineCommand<Opts>({
   summary: 'Run a command with a sandbox served for it, then stop the sandbox',
   description:
-    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID and CMS_CLIENT_SECRET set (and CMS_HUB when the sandbox holds exactly one hub), forwards signals to it, and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --.',
+    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID and CMS_CLIENT_SECRET set (and CMS_HUB when the sandbox holds exactly one hub, as a seed does), forwards signals to it, and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --.',
   examples: [
     'cms sandbox exec -- cms hub list',
+    'cms sandbox exec --seed ./content-export -- cms item list --repo content',
     'cms sandbox exec --faults "503 20%" --faults-seed 1 -- node -e "console.log(process.env.CMS_API_URL)"',
   ],
   args: [{ name: 'command', description: 'the command and its arguments (after --)', variadic: true }],
   options: [
-    { flags: '--seed <snapshot>', description: 'start from this snapshot file' },
+    { flags: '--seed <snapshot|dir>', description: 'start from this snapshot file, or export directory (cms item export, dc-cli: its hub, model and items, all or nothing)' },
     { flags: '--faults <spec>', description: 'inject faults (as cms sandbox serve --faults)' },
     { flags: '--faults-seed <n>', description: 'seed for the fault dice', integer: true },
     { flags: '--data-dir <dir>', description: 'keep the data in this directory (default: in memory, gone when the command ends)' },
@@ -32,10 +33,10 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, args, opts) {
     const command = (args.command as string[] | undefined) ?? [];
-    if (!command.length) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
+    if (!command[0]) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
     const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, seed: opts.seed });
-    const { info, server, sandbox } = served;
-    const hub = onlyHub(sandbox);
+    const { info, server } = served;
+    const hub = info.hub;
     const env: NodeJS.ProcessEnv = {
       ...ctx.env,
       CMS_API_URL: info.apiUrl,
@@ -54,8 +55,9 @@ export default defineCommand<Opts>({
       code = await new Promise<number>((resolve) => {
         const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env });
         child.once('error', (err: NodeJS.ErrnoException) => {
-          // As a shell: 127 not found, 126 found but not runnable.
-          ctx.io.err(`cms: ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+          // As a shell: 127 not found, 126 found but not runnable (in its words).
+          const why = err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' || err.code === 'EISDIR' ? 'Permission denied' : err.message;
+          ctx.io.err(`cms: ${command[0]}: ${why}\n`);
           resolve(err.code === 'ENOENT' ? 127 : 126);
         });
         child.once('exit', (status, signal) => resolve(status ?? 128 + (signal ? signalNumber(signal) : 0)));

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, parsePort, seedFile, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -22,11 +22,13 @@ interface Opts {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 /** How long --detach waits for the served sandbox to answer before giving up. */
 const DETACH_TIMEOUT_MS = 20_000;
+/** With an export directory to seed from: its items are written first (about 3-6 ms each). */
+const DETACH_SEED_DIR_TIMEOUT_MS = 180_000;
 
 export default defineCommand<Opts>({
   summary: 'Serve the sandbox over HTTP for other clients (SDKs, curl, CI)',
   description:
-    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM. --seed starts from a snapshot (replacing the data directory\'s content); --export-on-exit saves a snapshot when stopped; --detach starts it in the background (prints the -o json line, writes sandbox.pid in the data directory: `cms sandbox wait`, `cms sandbox stop`).',
+    'Serves the whole sandbox service on HTTP, on the same data directory the CLI uses by default, and runs due work (scheduled publishing, jobs, webhook deliveries) on a timer. Prints the base URL and the admin credentials. Stops cleanly on Ctrl-C or SIGTERM. --seed starts from a snapshot, or from an export directory (cms item export, or a dc-cli export: its hub, repositories, schemas, types, folders and items are created first, all or nothing: a file the service refuses is named and nothing is served, exit 2), replacing the data directory\'s content; the hub is printed when the sandbox holds exactly one; --export-on-exit saves a snapshot when stopped; --detach starts it in the background (prints the -o json line, writes sandbox.pid in the data directory: `cms sandbox wait`, `cms sandbox stop`).',
   examples: [
     'cms sandbox serve',
     'cms sandbox serve --port 0 -o json',
@@ -34,6 +36,7 @@ export default defineCommand<Opts>({
     'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
     'cms sandbox serve --host 0.0.0.0 --allow-host sandbox.internal --allow-host .ci.example.com',
     'cms sandbox serve --port 0 --export-on-exit ./state.snapshot',
+    'cms sandbox serve --port 0 --seed ./content-export',
     'cms sandbox serve --detach --port 0 && cms sandbox wait && cms sandbox stop',
   ],
   options: [
@@ -52,7 +55,7 @@ export default defineCommand<Opts>({
       description: 'inject faults, e.g. "429 10%; 503 5%; latency 200ms 20%; drop 1% on POST /v2/content/**" ("on * <path>" is every method; a rule that matches no operation is refused; also POST /__sandbox/faults)',
     },
     { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
-    { flags: '--seed <snapshot>', description: 'start from this snapshot file (replaces what the data directory holds)' },
+    { flags: '--seed <snapshot|dir>', description: 'start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds' },
     { flags: '--export-on-exit <file>', description: 'save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)' },
     { flags: '--detach', description: 'serve in the background: print the -o json line once it answers, write sandbox.pid in the data directory' },
     { flags: '--pid-file <file>', description: 'write the served JSON with its pid here while serving (what --detach uses)', hidden: true },
@@ -65,14 +68,18 @@ export default defineCommand<Opts>({
     if (exportFile) {
       const { statSync } = await import('node:fs');
       if (!statSync(dirname(exportFile), { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: no directory ${dirname(exportFile)}`);
+      // Found out now, not when stopped: then the export would be lost.
+      if (statSync(exportFile, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: ${exportFile} is a directory: give the snapshot file's path`);
     }
-    if (opts.seed !== undefined) seedFile(opts.seed);
-    if (opts.detach) return detach(ctx, opts, directory, port);
+    const seed = opts.seed === undefined ? undefined : seedPath(opts.seed);
+    if (opts.detach) return detach(ctx, opts, directory, port, seed && 'dir' in seed ? DETACH_SEED_DIR_TIMEOUT_MS : DETACH_TIMEOUT_MS);
 
     const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, seed: opts.seed });
     const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
+      // Ctrl-C while it was starting (a seed being written) stops it at once.
+      if (ctx.signal.aborted) resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
       process.once('SIGTERM', () => resolve());
     });
@@ -92,6 +99,7 @@ export default defineCommand<Opts>({
           `  Client id      ${info.clientId}`,
           `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
           `  Data directory ${info.dataDir}`,
+          ...(info.hub ? [`  Hub            ${info.hub}`] : []),
           ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
           ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
           'Press Ctrl-C to stop.',
@@ -132,7 +140,7 @@ async function removePidFile(file: string): Promise<void> {
 }
 
 /** Starts `cms sandbox serve` again in the background, waits for its pid file, prints its JSON. */
-async function detach(ctx: Context, opts: Opts, directory: string, port: number) {
+async function detach(ctx: Context, opts: Opts, directory: string, port: number, timeoutMs: number) {
   const [{ spawn }, fs, { join }, { readPidFile }, { ensurePrivateDir }] = await Promise.all([
     import('node:child_process'),
     import('node:fs'),
@@ -162,7 +170,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number)
   let exited: number | null = null;
   child.once('exit', (code, signal) => (exited = code ?? (signal ? 128 : 1)));
   child.unref();
-  const deadline = Date.now() + DETACH_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const info = readPidFile(pidFile);
     if (info && info.pid === child.pid) {
@@ -172,7 +180,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number)
     if (exited !== null || Date.now() > deadline) {
       if (exited === null) child.kill('SIGTERM');
       const tail = fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' / ');
-      throw new CliError(`The detached sandbox did not start${exited !== null ? ` (exit ${exited})` : ` within ${DETACH_TIMEOUT_MS / 1000} s`}: ${tail}`, exited === 2 ? 2 : 1, `Its output is in ${logFile}.`);
+      throw new CliError(`The detached sandbox did not start${exited !== null ? ` (exit ${exited})` : ` within ${timeoutMs / 1000} s`}: ${tail}`, exited === 2 ? 2 : 1, `Its output is in ${logFile}.`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -45,7 +45,7 @@ export class CloneContext {
   readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
-    readonly sync: Syncer,
+    readonly sync: Syncer<BulkRun>,
     readonly source: Side,
     readonly target: Side,
     readonly plan: ClonePlan,

@@ -10,6 +10,7 @@ import { resolvePending, type Probe } from './resolve.js';
 import { RunLock } from './run-lock.js';
 import { reportToGitHub } from './github-actions.js';
 import { tsv, type Failure } from './run-report.js';
+import { SECOND_PASS, reasonOf, type PlanRow, type Place, type RunSteps } from './run-steps.js';
 
 // What every mutating bulk command shares (import, copy, move, undo, and clone/apply): the
 // journal (resume, undo), dry runs, progress, failures that do not stop the run, and the summary
@@ -36,27 +37,11 @@ export interface BeginOptions {
   undoOf?: string;
 }
 
-/** One line of a dry run's plan, or of a run's report. */
-export interface PlanRow {
-  action: string;
-  resource: string;
-  sourceId?: string;
-  targetId?: string;
-  label?: string;
-  /** An update's target as it is now named (it may be another item than the source's: a mapping chose it). */
-  targetLabel?: string;
-  repository?: string;
-  folder?: string;
-}
-
-/** Where a step's target lives, for plan lines. */
-export type Place = Pick<PlanRow, 'repository' | 'folder'>;
-
 // A failed unit: declared with the report that prints it (run-report.ts imports nothing of this file: no cycle).
 export type { Failure } from './run-report.js';
 
-/** Key prefix of a step that completes an item written earlier in the run (a cycle's second pass): not counted again. */
-export const SECOND_PASS = 'links:';
+// What the engines use of a run, declared with the run that needs none of the CLI (run-steps.ts).
+export { SECOND_PASS, reasonOf, type PlanRow, type Place } from './run-steps.js';
 
 /** Actions on items, counted under these names in the summary. */
 const ITEM_COUNTS: Record<string, string> = {
@@ -70,7 +55,7 @@ const ITEM_COUNTS: Record<string, string> = {
   skip: 'skipped',
 };
 
-export class BulkRun {
+export class BulkRun implements RunSteps {
   readonly failures: Failure[] = [];
   /** The file a unit (by its step key) came from, set by runs that read files: failures name it (and CI annotates it). */
   fileOfKey?: (key: string) => string | undefined;
@@ -282,11 +267,6 @@ export class BulkRun {
     }
     return text(renderSummary(this.command, summary, this.plan, this.failures, this.journal?.meta.status));
   }
-}
-
-export function reasonOf(err: unknown): string {
-  if (err instanceof CliError) return err.message.replace(/\s*\n\s*/g, '; ');
-  return (err as Error)?.message ?? String(err);
 }
 
 const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds']);

@@ -1,4 +1,4 @@
-import type { BulkRun, Place, PlanRow } from './bulk-run.js';
+import type { Place, PlanRow, RunSteps } from './run-steps.js';
 import { formatChange, type FieldChange } from './diff.js';
 import type { StepAction } from './journal.js';
 import type { IdMapping } from '../files/mapping.js';
@@ -61,14 +61,14 @@ export interface SyncedStep {
   resumed?: boolean;
 }
 
-export class Syncer {
+export class Syncer<R extends RunSteps = RunSteps> {
   /** Every step of this process through the syncer, in order. */
   readonly steps: SyncedStep[] = [];
   /** Diff lines per planned or made change (see `planWithChanges`). */
   private readonly changeLines = new Map<string, string[]>();
 
   constructor(
-    readonly run: BulkRun,
+    readonly run: R,
     /** Source id -> target id per kind: what earlier steps and runs made. */
     readonly ids: IdMapping,
     readonly signal?: AbortSignal,

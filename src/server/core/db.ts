@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { chmodSync, closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensurePrivateDir } from '../../config/private-dir.js';
+import { keepNative } from './native-keep.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -68,7 +69,8 @@ export function openDatabase({ dataDir = ':memory:', file, buffer, migrations, r
       /* not ours to change (a read-only copy): SQLite reports what matters */
     }
   }
-  const db = buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly });
+  // Kept reachable until closed and let go safely: see native-keep.ts (Node 24 aborts otherwise).
+  const db = keepNative(buffer ? new Database(buffer, { nativeBinding: nativeBinding() }) : new Database(file, { nativeBinding: nativeBinding(), readonly, fileMustExist: readonly }));
   try {
     configure(db, migrations, readonly, journal);
   } catch (err) {

@@ -11,7 +11,7 @@
 
 import { glob, MAX_GLOB_LENGTH } from './glob.js';
 import { badRequest } from './errors.js';
-import { REDACTED, isSecretKey, redact, redactText as redactFields } from '../../core/redact.js';
+import { REDACTED, isSecretKey, isSecretParam, redact, redactQuery as redactUrls, redactText as redactFields } from '../../core/redact.js';
 
 export { REDACTED };
 
@@ -132,7 +132,7 @@ export class RequestJournal {
     const entry: JournalEntry = {
       id: this.nextId++,
       time: new Date(a.startedAt).toISOString(),
-      clientId: a.clientId,
+      clientId: a.clientId === null ? null : keptOrRedacted(redactText(a.clientId), REDACTED),
       method: a.method,
       path: cut(redactText(a.path), MAX_PATH_KEPT),
       query: cut(redactQuery(a.search), MAX_PATH_KEPT),
@@ -344,7 +344,7 @@ export function redactQuery(search: string): string {
   const params = new URLSearchParams(search);
   let changed = false;
   for (const [k] of params) {
-    if (isSecretKey(k)) {
+    if (isSecretParam(k)) {
       params.set(k, REDACTED);
       changed = true;
     }
@@ -354,9 +354,11 @@ export function redactQuery(search: string): string {
 
 /**
  * A request body with secret fields redacted: JSON through the CLI's own redaction (core/redact.ts:
- * secret-named keys, {key, value, secret: true} entries, credentials objects whole), form fields
- * by name, and token-shaped text anywhere. What cannot be redacted (nesting too deep to walk) is
- * not kept.
+ * secret-named keys, {key, value, secret: true} entries, credentials objects whole, the secret
+ * query parameters of URLs in it), form fields by name, and token-shaped text anywhere. Text
+ * redacted by pattern only (JSON cut short, a form with fields after ; or a line break, multipart,
+ * YAML, XML: nothing the sandbox parses) is kept only when no secret's name is left in it: a
+ * pattern cannot see every way of writing one. What cannot be redacted is not kept.
  */
 export function redactBody(text: string, contentType: string | null): string {
   if (text.length > MAX_BODY_PARSE) return `[${text.length} characters, not kept]`;
@@ -367,17 +369,72 @@ export function redactBody(text: string, contentType: string | null): string {
       try {
         parsed = JSON.parse(text);
       } catch {
-        return redactText(redactFields(text));
+        const out = redactText(redactFields(text));
+        return keptOrRedacted(out, NOT_KEPT, true);
       }
-      return redactText(JSON.stringify(redact(parsed)));
+      // Nesting too deep to walk throws: not kept.
+      return redactText(redactUrls(JSON.stringify(redact(parsed))));
     }
     if (contentType?.toLowerCase().includes('x-www-form-urlencoded') || /^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
-      return redactQuery(`?${trimmed}`).slice(1);
+      // URLSearchParams splits at & only: `a=1;client_secret=x` is one field whose value names a secret.
+      return keptOrRedacted(redactQuery(`?${trimmed}`).slice(1), NOT_KEPT);
     }
-    return redactText(redactFields(text));
+    return keptOrRedacted(redactText(redactFields(text)), NOT_KEPT, true);
   } catch {
-    return '[body not kept: it could not be redacted]';
+    return NOT_KEPT;
   }
+}
+
+const NOT_KEPT = '[body not kept: it could not be redacted]';
+
+/** `out` (redacted text), or `instead` when what is left of it still names a secret. */
+function keptOrRedacted(out: string, instead: string, anyMention = false): string {
+  const left = secretsLeft(out);
+  return left.assigned || (anyMention && isSecretKey(left.rest)) ? instead : out;
+}
+
+/**
+ * What redacted text still says of secrets, in one pass over its words (JSON's \uXXXX and URL %XX
+ * escapes undone first, so a name spelled with them is seen): `assigned`, a secret's name given a
+ * value other than [redacted] (`a=1;client_secret=x`, `secret: x`); `rest`, the words but the
+ * pairs already redacted (for a name anywhere: a multipart field's name="client_secret", <secret>).
+ */
+function secretsLeft(text: string): { assigned: boolean; rest: string } {
+  const words = unescape(text).split(/[\s&;?"'<>,{}()]+/).filter(Boolean);
+  const rest: string[] = [];
+  let assigned = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const at = word.search(/[=:]/);
+    if (at < 0) {
+      // A name whose `:` or `=` is the next word ("secret" : "x").
+      if (/^[=:]/.test(words[i + 1] ?? '') && isSecretParam(word)) {
+        const value = words[i + 1]!.length > 1 ? words[i + 1]!.slice(1) : words[i + 2];
+        if (value === REDACTED || value === undefined) {
+          i += words[i + 1]!.length > 1 ? 1 : 2;
+          continue;
+        }
+        assigned = true;
+      }
+      rest.push(word);
+      continue;
+    }
+    const name = word.slice(0, at);
+    const value = word.length > at + 1 ? word.slice(at + 1) : words[i + 1];
+    if (name && isSecretParam(name)) {
+      if (value === REDACTED || value === undefined) {
+        if (word.length === at + 1) i++;
+        continue;
+      }
+      assigned = true;
+    }
+    rest.push(word);
+  }
+  return { assigned, rest: rest.join(' ') };
+}
+
+function unescape(text: string): string {
+  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function cut(s: string, max: number): string {

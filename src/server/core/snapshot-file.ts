@@ -26,6 +26,7 @@ export interface SnapshotInfo {
 
 /** Writes a snapshot of `db` to `file` (temporary file, fsync, rename). */
 export function saveSnapshot(db: Db, file: string, cmsVersion: string, now: Date = new Date()): SnapshotInfo {
+  refuseDirectory(file);
   removeStaleTemporaries(file);
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
@@ -97,6 +98,11 @@ interface Inspected {
   info: SnapshotInfo;
   /** Migration ids the snapshot lacks (an older cms made it): restore applies them to a copy. */
   missing: number;
+}
+
+/** A directory where the snapshot file should go: refused before anything is written (the rename would fail last). */
+function refuseDirectory(file: string): void {
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new SnapshotError(`${file} is a directory: give the snapshot file's path (e.g. ${join(file, 'base.snapshot')})`);
 }
 
 /**

@@ -59,7 +59,12 @@ export function saveSnapshot(ctx: RequestContext) {
   const { name } = ctx.body<Input<typeof schemas.snapshot>>();
   const file = fileOf(ctx, name);
   mkdirSync(ctx.service.snapshotDir, { recursive: true, mode: 0o700 });
-  const info = ctx.service.saveSnapshot(file);
+  let info;
+  try {
+    info = ctx.service.saveSnapshot(file);
+  } catch (err) {
+    refused(err, name);
+  }
   return created({ name, ...info }, ctx.origin + `/__sandbox/snapshots/${encodeURIComponent(name)}`);
 }
 

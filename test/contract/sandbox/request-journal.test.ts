@@ -277,6 +277,41 @@ describe('secrets never reach the journal', () => {
   });
 });
 
+describe('secrets in any shape a client sends them', () => {
+  beforeEach(emptyJournal);
+
+  it('keeps no secret a body or query carries where the sandbox cannot parse it, or in a URL inside JSON', async () => {
+    const secret = `S3cr3t-${unique('v')}`;
+    const hub = await createHub(admin);
+    const post = (path: string, body: string, contentType: string) => fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, authorization: `Bearer ${admin.token}` }, body });
+    // curl -F: a multipart form to the token endpoint.
+    await post('/oauth/token', `--b\r\nContent-Disposition: form-data; name="client_id"\r\n\r\nsandbox-admin\r\n--b\r\nContent-Disposition: form-data; name="client_secret"\r\n\r\n${secret}\r\n--b--\r\n`, 'multipart/form-data; boundary=b');
+    // A form whose fields are separated by ; or a line break (one field to URLSearchParams).
+    await post('/oauth/token', `grant_type=client_credentials&client_id=x;client_secret=${secret}`, 'application/x-www-form-urlencoded');
+    await post('/oauth/token', `grant_type=client_credentials\nclient_secret=${secret}`, 'application/x-www-form-urlencoded');
+    // JSON cut short, with a key spelled with an escape; YAML; XML.
+    await post(`/v2/content/hubs/${hub.id}/webhooks`, `{"label":"x","sec\\u0072et":"${secret}",`, 'application/json');
+    await post('/v2/content/hubs', `name: x\nclient_secret: ${secret}\n`, 'application/yaml');
+    await post('/v2/content/hubs', `<hub><secret>${secret}</secret></hub>`, 'application/xml');
+    // A webhook whose handler URL carries a key in its query (as many receivers take one).
+    await admin.post(`/hubs/${hub.id}/webhooks`, { label: 'hook', events: ['content-item.created'], handlers: [`https://hooks.example/in?code=1&key=${secret}`, `https://hooks.example/in?client_secret=${secret}`], secret: 'x' });
+    await admin.get(`/hubs?key=${secret}&page=0`);
+    const all = await admin.get('/__sandbox/requests');
+    expect(all.status).toBe(200);
+    expect(all.text).not.toContain(secret);
+    const verify = await admin.post('/__sandbox/requests/verify', { path: '/nothing', count: 1 });
+    expect(verify.status).toBe(417);
+    expect(verify.text).not.toContain(secret);
+    // What could be redacted in place is kept (a verify can still match it); what could not is said to be left out.
+    const requests = all.body.requests as { op?: string; body?: string; query: string; path: string; status: number; clientId: string | null }[];
+    expect(requests.find((r) => r.op === 'webhooks.create' && r.status === 201)?.body).toContain('"handlers":["https://hooks.example/in?code=1&key=[redacted]","https://hooks.example/in?client_secret=[redacted]"]');
+    expect(requests.find((r) => r.query.includes('page=0'))?.query).toBe('?key=[redacted]&page=0');
+    expect(requests.filter((r) => r.body?.startsWith('[body not kept')).length).toBeGreaterThanOrEqual(6);
+    // The client asked for at the token endpoint is what the form's client_id says: here a secret too.
+    expect(requests.filter((r) => r.path === '/oauth/token').map((r) => r.clientId)).toEqual([null, '[redacted]', null]);
+  });
+});
+
 describe('a bounded journal', () => {
   it('keeps the newest entries and counts the ones pushed out', async () => {
     const small = await startServer({ journalSize: 5 });

@@ -131,6 +131,14 @@ describe('/__sandbox/snapshots', () => {
     expect(listed.find((s: { name: string }) => s.name === 'good').problem).toBeUndefined();
   });
 
+  it('refuses to save over a directory of that name with 400, the directory untouched', async () => {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir(), 'a-dir.snapshot'), { recursive: true });
+    writeFileSync(join(dir(), 'a-dir.snapshot', 'kept.txt'), 'kept');
+    expect(expectError(await admin.post('/__sandbox/snapshots', { name: 'a-dir' }), 400).message).toMatch(/Snapshot 'a-dir' is a directory/);
+    expect(readdirSync(join(dir(), 'a-dir.snapshot'))).toEqual(['kept.txt']);
+  });
+
   it('migrates a snapshot from an older cms', async () => {
     const OLD_HUB = 'aaaaaaaaaaaaaaaaaaaaaaaa';
     // A database as an older cms left it: all but the newest migrations, with a hub.
