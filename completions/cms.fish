@@ -882,6 +882,7 @@ complete -c cms -n '__cms_at sandbox requests' -l port -r -d 'port of the local 
 complete -c cms -n '__cms_at sandbox reset' -l yes -s y -d 'do not ask for confirmation'
 complete -c cms -n '__cms_at sandbox serve' -l host -r -d 'address to bind (other than loopback exposes the sandbox to the network)'
 complete -c cms -n '__cms_at sandbox serve' -l allow-host -r -d 'also answer requests whose Host is this name (repeatable): name, name:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served'
+complete -c cms -n '__cms_at sandbox serve' -l cors-origin -r -d 'let pages of this origin (e.g. http://localhost:3000) read delivery with CORS (repeatable): Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console'
 complete -c cms -n '__cms_at sandbox serve' -l port -r -d 'port to listen on (0 picks a free one)'
 complete -c cms -n '__cms_at sandbox serve' -l data-dir -r -d 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)'
 complete -c cms -n '__cms_at sandbox serve' -l token-ttl -r -d 'access token lifetime'

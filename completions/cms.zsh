@@ -898,6 +898,7 @@ _cms_opts=(
 --yes:do not ask for confirmation'
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
 --allow-host:also answer requests whose Host is this name (repeatable)\: name, name\:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served
+--cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
 --port:port to listen on (0 picks a free one)
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime
@@ -1320,7 +1321,7 @@ _cms_valopts=(
   'cms sandbox console' ' --port '
   'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl '
   'cms sandbox requests' ' --method --path --status --client --limit --interval --for --port '
-  'cms sandbox serve' ' --host --allow-host --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
+  'cms sandbox serve' ' --host --allow-host --cors-origin --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
   'cms sandbox stop' ' --data-dir '
   'cms sandbox trigger' ' --hub --item --edition --snapshot --webhook --set '
   'cms sandbox wait' ' --timeout --interval --data-dir '

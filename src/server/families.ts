@@ -29,6 +29,7 @@ export const families: Record<string, () => Promise<Family>> = {
   items: () => import('./items/routes.js'),
   localization: () => import('./items/routes-localization.js'),
   deliveryKeys: () => import('./items/routes-delivery-keys.js'),
+  hierarchy: () => import('./items/routes-hierarchy.js'),
   search: () => import('./search-indexes/routes-search.js'),
   workflowStates: () => import('./workflow-states/routes.js'),
   events: () => import('./events/routes.js'),

@@ -5,7 +5,7 @@ import { DroppedConnection } from './core/dropped.js';
 import { ServiceError, serviceError } from './core/errors.js';
 import { BodyBudget, bodyTooLarge, serverBusy } from './core/body-budget.js';
 import type { ServiceRequest } from './core/exchange.js';
-import { HostCheck } from './core/host.js';
+import { CorsPolicy, HostCheck } from './core/host.js';
 import { isStagingHostname } from './delivery/host.js';
 import { MAX_BODY_BYTES } from './service.js';
 
@@ -24,6 +24,8 @@ export interface RunningServer {
 export interface ListenOptions {
   /** Names served besides loopback, the bound address and staging hostnames (--allow-host): name, name:port, .domain or *. */
   allowHosts?: string[];
+  /** Origins whose pages may read the delivery routes with CORS (--cors-origin): exact origins, or `*` (published content only). */
+  corsOrigins?: string[];
 }
 
 /**
@@ -34,9 +36,10 @@ export interface ListenOptions {
 export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, options: ListenOptions = {}): Promise<RunningServer> {
   const hosts = new HostCheck({ bind: host, allow: options.allowHosts, isStagingHost: (name) => isStagingHostname(sandbox.service.db, name) });
   // A missing Host is answered by HostCheck with the error body, not by node with a bare 400.
+  const cors = options.corsOrigins?.length ? new CorsPolicy(options.corsOrigins) : undefined;
   const budget = new BodyBudget();
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    answer(sandbox, hosts, budget, req, res).catch((err) => {
+    answer(sandbox, hosts, cors, budget, req, res).catch((err) => {
       sandbox.service.options.onError?.(err, { method: req.method ?? '', url: req.url ?? '' });
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -111,7 +114,7 @@ function hostHeaders(raw: string[]): string[] {
   return found;
 }
 
-async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(sandbox: Sandbox, hosts: HostCheck, cors: CorsPolicy | undefined, budget: BodyBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Links are built from the origin the client used (its Host header), the path from the target alone.
   let url: URL;
   let reach: 'all' | 'staging';
@@ -134,6 +137,7 @@ async function answer(sandbox: Sandbox, hosts: HostCheck, budget: BodyBudget, re
     url: url.href,
     parsedUrl: url,
     reach,
+    cors,
     header: (name) => {
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;

@@ -430,4 +430,19 @@ export const migrations: Migration[] = [
     `,
     seed: indexPublishedKeys,
   },
+  {
+    id: '0013-hierarchies',
+    sql: `
+      -- Hierarchies (management GET /hierarchy-node/{id}/children, parents): children are found by
+      -- the parent their latest body names, through this index (in creation order). Items written before it get the
+      -- \`hierarchy\` field items/store.ts now keeps from \`_meta.hierarchy\`.
+      CREATE INDEX content_items_hierarchy_parent ON content_items(hub_id, json_extract(data, '$.body._meta.hierarchy.parentId'), created_date)
+        WHERE json_extract(data, '$.body._meta.hierarchy.parentId') IS NOT NULL;
+      UPDATE content_items SET data = json_set(data, '$.hierarchy', json_object(
+          'root', CASE WHEN json_type(data, '$.body._meta.hierarchy.root') = 'true' THEN json('true') ELSE json('false') END))
+        WHERE json_type(data, '$.body._meta.hierarchy') = 'object';
+      UPDATE content_items SET data = json_set(data, '$.hierarchy.parentId', json_extract(data, '$.body._meta.hierarchy.parentId'))
+        WHERE json_type(data, '$.body._meta.hierarchy.parentId') = 'text';
+    `,
+  },
 ];

@@ -212,7 +212,10 @@ export class Service implements ServiceHost {
     let status: number | null = null;
     try {
       url = req.parsedUrl ?? new URL(req.url);
-      const res = await this.answer(req, url, trace);
+      // CORS is decided before anything else answers, so refusals and faults carry it too.
+      const cors = req.cors?.enabled ? this.corsFor(req, url) : null;
+      const res = cors?.preflight ? { status: 204, headers: cors.headers, body: null } : await this.answer(req, url, trace);
+      if (cors && !cors.preflight) res.headers = { ...res.headers, ...cors.headers, ...(res.headers.Vary ? { Vary: `${res.headers.Vary}, Origin` } : {}) };
       status = res.status;
       return res;
     } finally {
@@ -237,6 +240,20 @@ export class Service implements ServiceHost {
       }
     }
   };
+
+  /**
+   * The CORS headers due to this request (core/host.ts CorsPolicy decides from the route), and
+   * whether it is a preflight (OPTIONS naming the method it asks for), or null.
+   */
+  private corsFor(req: ServiceRequest, url: URL): { preflight: boolean; headers: Record<string, string> } | null {
+    const origin = req.header('origin');
+    if (!origin) return null;
+    const asked = req.method === 'OPTIONS' ? req.header('access-control-request-method') : null;
+    if (req.method === 'OPTIONS' && (!asked || asked.length > 16)) return null;
+    const found = this.router.match(asked ?? req.method, url.pathname);
+    const headers = req.cors!.headers('route' in found ? found.route : undefined, req.reach, origin, asked !== null);
+    return headers && { preflight: asked !== null, headers };
+  }
 
   private recordAnswered(answered: Answered, mark: number): void {
     try {

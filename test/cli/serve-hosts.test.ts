@@ -56,6 +56,16 @@ describe('cms sandbox serve and the Host header', () => {
     }
   });
 
+  it('a malformed --cors-origin is a usage error (exit 2) naming the value', async () => {
+    for (const bad of ['localhost:3000', 'http://localhost:3000/app', 'http://*.example.test', 'null']) {
+      const res = await home.run(['sandbox', 'serve', '--port', '0', '--cors-origin', bad]);
+      expect(res.exitCode, res.stderr).toBe(2);
+      expect(res.stderr).toContain('--cors-origin');
+      expect(res.stderr).toContain(bad);
+      expect(res.stderr).not.toMatch(/    at /);
+    }
+  });
+
   it('--host 0.0.0.0 serves the machine\'s interface addresses, and still refuses other names', async () => {
     const wide = await start(['--host', '0.0.0.0']);
     const port = new URL(wide.url).port;

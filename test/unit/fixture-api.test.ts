@@ -154,6 +154,24 @@ describe('startSandbox (memory)', () => {
   });
 });
 
+describe('startSandbox({ corsOrigins })', () => {
+  it('answers CORS on delivery for the listed origin only, across restores, never on the API; a bad origin is refused before anything starts', async () => {
+    await using sb = await startSandbox({ corsOrigins: ['http://localhost:3000'] });
+    const call = await admin(sb);
+    expect((await call('POST', '/hubs', { name: 'site', label: 'Site' })).status).toBe(201);
+    const saved = await sb.snapshot();
+    await sb.restore(saved);
+    const read = (path: string, origin: string) => fetch(`${sb.url}${path}`, { headers: { origin, accept: 'application/json' } });
+    const delivered = await read('/cdn/site/content/key/home', 'http://localhost:3000');
+    expect(delivered.status).toBe(404);
+    expect(delivered.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect((await read('/cdn/site/content/key/home', 'http://evil.example.test')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await read('/v2/content/hubs', 'http://localhost:3000')).headers.get('access-control-allow-origin')).toBeNull();
+    await expect(startSandbox({ corsOrigins: ['http://localhost:3000/app'] })).rejects.toThrow(SandboxError);
+    await expect(startSandbox({ corsOrigins: ['http://localhost:3000/app'] })).rejects.toThrow(/corsOrigins: .*not an origin/);
+  });
+});
+
 describe('startSandbox: a snapshot carries pending work', () => {
   it('a webhook delivery waiting for its retry when saved is retried by a sandbox seeded from the file, on its restored clock', async () => {
     const receiver = await new Receiver().start();

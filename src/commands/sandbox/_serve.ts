@@ -18,6 +18,8 @@ export interface ServeSettings {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  /** --cors-origin values: exact origins or *. */
+  corsOrigin?: string[];
   seed?: string;
 }
 
@@ -76,12 +78,19 @@ export function seedPath(seed: string): Seed {
 }
 
 export async function startServing(ctx: Context, s: ServeSettings): Promise<Served> {
-  const [{ parseFaults }, { parseAllowHost }] = await Promise.all([import('../../server/core/faults.js'), import('../../server/core/host.js')]);
+  const [{ parseFaults }, { parseAllowHost, parseCorsOrigin }] = await Promise.all([import('../../server/core/faults.js'), import('../../server/core/host.js')]);
   for (const value of s.allowHost ?? []) {
     try {
       parseAllowHost(value);
     } catch (err) {
       throw new UsageError(`--allow-host: ${(err as Error).message}`);
+    }
+  }
+  for (const value of s.corsOrigin ?? []) {
+    try {
+      parseCorsOrigin(value);
+    } catch (err) {
+      throw new UsageError(`--cors-origin: ${(err as Error).message}`);
     }
   }
   let faults: Faults | undefined;
@@ -135,7 +144,7 @@ async function serveOn(ctx: Context, s: ServeSettings, faults: Faults | undefine
         throw err;
       }
     }
-    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost });
+    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost, corsOrigins: s.corsOrigin });
   } catch (err) {
     sandbox.close();
     const code = (err as NodeJS.ErrnoException).code;

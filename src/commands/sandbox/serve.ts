@@ -13,6 +13,7 @@ interface Opts {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  corsOrigin?: string[];
   seed?: string;
   exportOnExit?: string;
   detach?: boolean;
@@ -35,6 +36,7 @@ export default defineCommand<Opts>({
     'CMS_DATA_DIR=/tmp/sb cms sandbox serve --port 9000',
     'cms sandbox serve --faults "429 10%; 503 5%" --faults-seed 7',
     'cms sandbox serve --host 0.0.0.0 --allow-host sandbox.internal --allow-host .ci.example.com',
+    'cms sandbox serve --cors-origin http://localhost:3000',
     'cms sandbox serve --port 0 --export-on-exit ./state.snapshot',
     'cms sandbox serve --port 0 --seed ./content-export',
     'cms sandbox serve --detach --port 0 && cms sandbox wait && cms sandbox stop',
@@ -45,6 +47,12 @@ export default defineCommand<Opts>({
       flags: '--allow-host <name>',
       description:
         "also answer requests whose Host is this name (repeatable): name, name:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs' staging hostnames are always served",
+      repeatable: true,
+    },
+    {
+      flags: '--cors-origin <origin>',
+      description:
+        "let pages of this origin (e.g. http://localhost:3000) read delivery with CORS (repeatable): Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console",
       repeatable: true,
     },
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
@@ -74,7 +82,7 @@ export default defineCommand<Opts>({
     const seed = opts.seed === undefined ? undefined : seedPath(opts.seed);
     if (opts.detach) return detach(ctx, opts, directory, port, seed && 'dir' in seed ? DETACH_SEED_DIR_TIMEOUT_MS : DETACH_TIMEOUT_MS);
 
-    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, seed: opts.seed });
+    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed });
     const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
@@ -165,6 +173,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   ];
   for (const [flag, value] of pass) if (value !== undefined) args.push(flag, String(value));
   for (const h of opts.allowHost ?? []) args.push('--allow-host', h);
+  for (const o of opts.corsOrigin ?? []) args.push('--cors-origin', o);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
   fs.closeSync(log);
   let exited: number | null = null;

@@ -1,3 +1,5 @@
+import type { CorsPolicy } from './host.js';
+
 // What the service takes and gives. Plain objects rather than WHATWG Request/Response: the CLI's
 // embedded mode calls the service in-process without loading Node's fetch implementation (about
 // 20 ms of every command's start), and Service.fetch adapts real Request/Response for `serve`.
@@ -10,6 +12,8 @@ export interface ServiceRequest {
   parsedUrl?: URL;
   /** What the request's Host may reach (core/host.ts); 'all' when not given (in-process calls). */
   reach?: 'all' | 'staging';
+  /** Which origins may read delivery routes with CORS (serve --cors-origin); none when not given. */
+  cors?: CorsPolicy;
   /** A request header, by case-insensitive name. */
   header(name: string): string | null;
   /** The body (empty string when there is none); a transport refuses one over maxBytes (413) without reading it whole. */

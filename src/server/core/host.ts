@@ -185,3 +185,74 @@ export class HostCheck {
 const invalidHost = (message: string, invalidValue: unknown): ServiceError => serviceError(400, { code: 'INVALID_HOST', property: 'Host', invalidValue, message });
 
 const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+// CORS (`cms sandbox serve --cors-origin`): for sites under development that run in a browser on
+// another origin. Decided here, from the route table's `cors` mark, so a route nobody marked never
+// answers it: the token endpoint, the API, /__sandbox and the console are not marked, and a mark on
+// anything that is not public is ignored. No credentials are ever allowed (delivery reads no token).
+
+/** What a route serves a site: Content Delivery 2's `published` versions, or `latest` (staging). */
+export type CorsMark = 'published' | 'latest';
+
+/** Request headers the delivery SDK sends: JSON bodies (filter, fetch) and its preview key. */
+const ALLOWED_HEADERS = 'Content-Type, X-Api-Key, Accept';
+/** Response headers the SDK reads (a rendering's edition). */
+const EXPOSED_HEADERS = 'X-Amp-Edition-ID, X-Amp-Edition-Start-Time, X-Amp-Edition-End-Time, X-Amp-Lifecycle-Expiry-Time';
+const MAX_AGE_SECONDS = '600';
+
+/** A --cors-origin value as the serialized origin a browser sends, or `*`; throws with what is wrong. */
+export function parseCorsOrigin(value: string): string {
+  const v = value.trim();
+  if (v === '*') return v;
+  if (v.length > 300 || !/^https?:\/\//i.test(v)) throw new Error(`'${clip(value)}' is not an origin (http(s)://name[:port]) or *`);
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`'${clip(value)}' is not an origin (http(s)://name[:port]) or *`);
+  }
+  // An origin is scheme, name and port: nothing else may be given (a path would never match).
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '') || v.includes('?') || v.includes('#')) {
+    throw new Error(`'${clip(value)}' is not an origin: give scheme, name and port only (e.g. http://localhost:3000)`);
+  }
+  if (!parseHost(url.host)) throw new Error(`'${clip(value)}' names no host (wildcards are not origins; use * for every origin)`);
+  return url.origin;
+}
+
+export class CorsPolicy {
+  private readonly origins: Set<string>;
+  private readonly any: boolean;
+
+  constructor(values: string[]) {
+    const parsed = values.map(parseCorsOrigin);
+    this.any = parsed.includes('*');
+    this.origins = new Set(parsed.filter((o) => o !== '*'));
+  }
+
+  get enabled(): boolean {
+    return this.any || this.origins.size > 0;
+  }
+
+  /**
+   * The CORS headers for a request from `origin` to `route` (the route of the method a preflight
+   * asks for), or null when none are due: a route not marked, not public or not reachable from
+   * this Host, an origin not listed, or `*` on latest content.
+   */
+  headers(route: RouteDef | undefined, reach: HostReach | undefined, origin: string | null, preflight: boolean): Record<string, string> | null {
+    if (!origin || !route?.cors || !route.public || route.sandboxAdmin) return null;
+    if (reach === 'staging' && !route.staging) return null;
+    let allow: string;
+    if (this.origins.has(origin)) allow = origin;
+    else if (this.any && route.cors === 'published') allow = '*';
+    else return null;
+    const headers: Record<string, string> = { 'Access-Control-Allow-Origin': allow };
+    // The answer depends on the Origin when it names one: caches must keep them apart.
+    if (allow !== '*') headers.Vary = 'Origin';
+    if (preflight) {
+      headers['Access-Control-Allow-Methods'] = route.method;
+      headers['Access-Control-Allow-Headers'] = ALLOWED_HEADERS;
+      headers['Access-Control-Max-Age'] = MAX_AGE_SECONDS;
+    } else headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+    return headers;
+  }
+}

@@ -27,6 +27,12 @@ export interface RouteDef {
   staging?: boolean;
   /** A POST that only reads (a query in a body): served like a GET, outside any write transaction. */
   reads?: boolean;
+  /**
+   * A delivery route a site in a browser may read with CORS (`serve --cors-origin`, core/host.ts
+   * CorsPolicy): `published` (Content Delivery 2) for listed origins and `*`, `latest` (staging)
+   * for listed origins only. Honoured on public routes only.
+   */
+  cors?: 'published' | 'latest';
   /** Only the sandbox admin client may call it (the /__sandbox admin prefix). */
   sandboxAdmin?: boolean;
   /**
@@ -238,6 +244,9 @@ export const routes: RouteDef[] = [
   v2('PATCH', '/content-items', 'items.bulkUpdate', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.bulkUpdate' }),
   v2('GET', '/content-items/search/findByIdWithChildren', 'items.withChildren', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
   v2('GET', '/content-items/:itemId', 'items.get', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  // Hierarchies (dc-management-sdk-js hierarchies.children / parents): nodes are items.
+  v2('GET', '/hierarchy-node/:itemId/children', 'hierarchy.children', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
+  v2('GET', '/hierarchy-node/:itemId/parents', 'hierarchy.parents', { fn: [FN('CONTENT_ITEM', 'READ')], acl: HUB_READ }),
   v2('PATCH', '/content-items/:itemId', 'items.update', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.update' }),
   v2('POST', '/content-items/:itemId/archive', 'items.archive', { fn: [FN('CONTENT_ITEM', 'DELETE')], acl: ['Hub:READ', 'ContentRepository:DELETE_CONTENT'], body: 'items.version' }),
   v2('POST', '/content-items/:itemId/unarchive', 'items.unarchive', { fn: [FN('CONTENT_ITEM', 'EDIT')], acl: ['Hub:READ', 'ContentRepository:EDIT_CONTENT'], body: 'items.version' }),
@@ -403,8 +412,9 @@ function integrationRoutes(): RouteDef[] {
  * with published versions, on the sandbox's own origin only. `reads`: a POST that only reads.
  */
 function virtualStagingRoutes(): RouteDef[] {
-  const staged: RouteOptions = { public: true, staging: true };
+  const staged: RouteOptions = { public: true, staging: true, cors: 'latest' };
   const cdn = '/cdn/:hubName/content';
+  const published: RouteOptions = { public: true, cors: 'published' };
   return [
     route('GET', '/v1/content/:store/content-item/:itemId', 'virtualStaging.render', { ...staged, html: true }),
     route('GET', '/cms/content/query', 'virtualStaging.query', staged),
@@ -412,12 +422,16 @@ function virtualStagingRoutes(): RouteDef[] {
     route('GET', '/content/key/*key', 'contentDelivery.byKey', staged),
     route('POST', '/content/filter', 'contentDelivery.filter', { ...staged, reads: true }),
     route('POST', '/content/fetch', 'contentDelivery.fetch', { ...staged, reads: true }),
-    route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', { public: true }),
+    route('GET', '/content/hierarchies/descendants/id/:id', 'contentDelivery.descendants', staged),
+    route('GET', '/content/hierarchies/descendants/key/*key', 'contentDelivery.descendants', staged),
+    route('GET', `${cdn}/id/:id`, 'contentDelivery.byId', published),
     // The virtual staging API of StagingEnvironmentFactory.generateDomain (preview domains).
     route('GET', '/domain/:host', 'contentDelivery.domain', { public: true }),
-    route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', { public: true }),
-    route('POST', `${cdn}/filter`, 'contentDelivery.filter', { public: true, reads: true }),
-    route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { public: true, reads: true }),
+    route('GET', `${cdn}/key/*key`, 'contentDelivery.byKey', published),
+    route('POST', `${cdn}/filter`, 'contentDelivery.filter', { ...published, reads: true }),
+    route('POST', `${cdn}/fetch`, 'contentDelivery.fetch', { ...published, reads: true }),
+    route('GET', `${cdn}/hierarchies/descendants/id/:id`, 'contentDelivery.descendants', published),
+    route('GET', `${cdn}/hierarchies/descendants/key/*key`, 'contentDelivery.descendants', published),
     route('GET', '/__sandbox/hubs/:hubId/templates', 'virtualStaging.listTemplates', { sandboxAdmin: true }),
     route('PUT', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.putTemplate', { sandboxAdmin: true, textBody: true }),
     route('DELETE', '/__sandbox/hubs/:hubId/templates/:name', 'virtualStaging.removeTemplate', { sandboxAdmin: true }),

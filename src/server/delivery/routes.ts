@@ -302,6 +302,84 @@ export const filter = delivering((ctx) => {
   return answer({ responses, page: { responseCount: responses.length, ...(next ? { nextCursor: next } : {}) } });
 });
 
+/** Hierarchy levels below the root (sandbox's choice: the SDK names no limit, "the limits set by the delivery service"). */
+const MAX_HIERARCHY_DEPTH = 14;
+const DEFAULT_HIERARCHY_PAGE = 100;
+const MAX_HIERARCHY_PAGE = 100;
+
+/** An integer query parameter from min to max (the default when absent); 400 naming it otherwise. */
+function intQuery(ctx: RequestContext, name: string, min: number, max: number, fallback: number): number {
+  const raw = ctx.query.get(name);
+  if (raw === null) return fallback;
+  const n = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`, { parameter: name, value: raw.slice(0, 64) });
+  return n;
+}
+
+/**
+ * GET content/hierarchies/descendants/{id|key}/{root}?hierarchyDepth&maxPageSize&pageCursor&sortByKey&sortByOrder
+ * (the vendor SDK's getByHierarchy / getHierarchyByKey): the delivered descendants of the root,
+ * level by level (siblings in creation order, or by sortByKey), each once, up to hierarchyDepth
+ * levels, as `{responses: [{content}], page: {responseCount, cursor?}}`; the SDK follows `cursor`
+ * and rebuilds the tree from `_meta.hierarchy.parentId`. The parent is read in the delivered
+ * version (published at /cdn, latest on a staging host), so a move made in a draft is delivered
+ * once published. Bounded: one pass over the hub's items (as filter), each node once.
+ */
+export const descendants = delivering((ctx) => {
+  const s = scope(ctx);
+  const root: DeliveryParams = { depth: 'root', format: 'inlined' };
+  const depth = intQuery(ctx, 'hierarchyDepth', 1, MAX_HIERARCHY_DEPTH, MAX_HIERARCHY_DEPTH);
+  const size = intQuery(ctx, 'maxPageSize', 1, MAX_HIERARCHY_PAGE, DEFAULT_HIERARCHY_PAGE);
+  const cursor = ctx.query.get('pageCursor');
+  const offset = cursor === null ? 0 : decodeCursor(cursor);
+  if (offset === null) throw invalidParameter('pageCursor is not a cursor this API gave', { parameter: 'pageCursor' });
+  const sortKey = ctx.query.get('sortByKey');
+  const order = ctx.query.get('sortByOrder') ?? 'ASC';
+  if (order !== 'ASC' && order !== 'DESC') throw invalidParameter('sortByOrder must be ASC or DESC', { parameter: 'sortByOrder', value: order.slice(0, 64) });
+  if (sortKey !== null && (sortKey.length < 1 || sortKey.length > 256)) throw invalidParameter('sortByKey must be a sort key', { parameter: 'sortByKey' });
+  deliveryParams((name) => ctx.query.get(name) ?? undefined);
+
+  const top = ctx.params.id !== undefined ? deliver(ctx, s, items(ctx.db).get(ctx.params.id), root) : byKeyItem(ctx, s, ctx.params.key!, root);
+  if (!top) throw contentNotFound(ctx.params.id !== undefined ? { deliveryId: ctx.params.id } : { deliveryKey: ctx.params.key! });
+  const rootId = (top.content._meta as { deliveryId: string }).deliveryId;
+
+  // Children by parent, as delivered: one pass over the hub's items, in creation order.
+  const byParent = new Map<string, Record<string, unknown>[]>();
+  for (const item of items(ctx.db).all({ where: "hub_id = ? AND status = 'ACTIVE'", params: [s.hub.id] }, [{ field: 'createdDate', dir: 'asc' }])) {
+    const found = deliver(ctx, s, item, root);
+    const parentId = found && pointer(found.content, PARENT_PATH);
+    if (typeof parentId !== 'string') continue;
+    const siblings = byParent.get(parentId);
+    if (siblings) siblings.push(found!.content);
+    else byParent.set(parentId, [found!.content]);
+  }
+  if (sortKey !== null && sortKey !== 'default') {
+    const dir = order === 'DESC' ? -1 : 1;
+    for (const siblings of byParent.values()) siblings.sort((a, b) => dir * compare(sortValue(a, sortKey), sortValue(b, sortKey)));
+  } else if (order === 'DESC') for (const siblings of byParent.values()) siblings.reverse();
+
+  // Level by level from the root, each node once (data may hold a cycle).
+  const found: Record<string, unknown>[] = [];
+  const seen = new Set<string>([rootId]);
+  let level = [rootId];
+  for (let d = 1; d <= depth && level.length; d++) {
+    const next: string[] = [];
+    for (const parent of level) {
+      for (const content of byParent.get(parent) ?? []) {
+        const id = (content._meta as { deliveryId: string }).deliveryId;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        found.push(content);
+        next.push(id);
+      }
+    }
+    level = next;
+  }
+  const responses = found.slice(offset, offset + size).map((content) => ({ content }));
+  const more = offset + size < found.length;
+  return answer({ responses, page: { responseCount: responses.length, ...(more ? { cursor: encodeCursor(offset + size) } : {}) } });
+});
+
 const MAX_TIMESTAMP = 8.64e15;
 
 /**

@@ -5,4 +5,4 @@ export { changeStatus, copyItem, setWorkflow, updateItem } from './operations.js
 export { renderItem } from './render.js';
 export { authorizeAs, checkVersion } from './rules.js';
 export { fieldName, fieldToken, innerHyphens, tokens, wordTokens } from './search-text.js';
-export { type ContentItem, descendants, isDelivered, itemByPublishedKey, itemFromRow, itemVersion, items, publicItem, touchItem } from './store.js';
+export { type ContentItem, type HierarchyMeta, descendants, hierarchyOf, isDelivered, itemByPublishedKey, itemFromRow, itemVersion, items, publicItem, touchItem } from './store.js';

@@ -28,6 +28,8 @@ export interface ContentItem {
   assignedDate?: string;
   deliveryKey: string | null;
   deliveryId: string;
+  /** The body's `_meta.hierarchy` (root, parentId) as the management SDK's ContentItem.hierarchy; kept by saveItem. */
+  hierarchy?: HierarchyMeta;
   workflow?: { state: string };
   /** NONE until published; LATEST when the latest version is published; EARLY when a newer version exists. */
   publishingStatus: 'NONE' | 'EARLY' | 'LATEST' | 'UNPUBLISHED';
@@ -43,6 +45,43 @@ export interface ContentItem {
   createdDate: string;
   lastModifiedBy: string;
   lastModifiedDate: string;
+}
+
+/** Where an item sits in a hierarchy: the management SDK's HierarchyMeta. */
+export interface HierarchyMeta {
+  root: boolean;
+  parentId?: string;
+}
+
+/** The hierarchy a body declares (`_meta.hierarchy`), or undefined when it declares none. */
+export function hierarchyOf(body: ContentItem['body']): HierarchyMeta | undefined {
+  const h = body._meta.hierarchy as { root?: unknown; parentId?: unknown } | undefined;
+  if (!h || typeof h !== 'object' || Array.isArray(h)) return undefined;
+  return { root: h.root === true, ...(typeof h.parentId === 'string' ? { parentId: h.parentId } : {}) };
+}
+
+/**
+ * Sets `hierarchy` from the body (one place, so every write keeps it). In place: callers render
+ * the object they saved, and the field only ever follows the body being saved with it.
+ */
+function keepHierarchy(item: ContentItem): void {
+  const h = hierarchyOf(item.body);
+  if (h) item.hierarchy = h;
+  else delete item.hierarchy;
+}
+
+/** The parent an item's latest body names, as migration 0013-hierarchies indexes it. */
+const HIERARCHY_PARENT = "json_extract(data, '$.body._meta.hierarchy.parentId')";
+
+/** The ACTIVE items of a hub whose latest body names `parentId` as parent, oldest first, at most `limit` (an index search). */
+export function hierarchyChildren(db: Db, hubId: string, parentId: string, limit: number): ContentItem[] {
+  const rows = stmt(db, `SELECT data, hub_id FROM content_items WHERE hub_id = ? AND ${HIERARCHY_PARENT} = ? AND status = 'ACTIVE' ORDER BY created_date, seq LIMIT ?`).all(hubId, parentId, limit);
+  return (rows as { data: string; hub_id: string }[]).map(itemFromRow);
+}
+
+/** Whether any ACTIVE item of the hub names `parentId` as parent (an index search). */
+export function hasHierarchyChildren(db: Db, hubId: string, parentId: string): boolean {
+  return stmt(db, `SELECT 1 FROM content_items WHERE hub_id = ? AND ${HIERARCHY_PARENT} = ? AND status = 'ACTIVE' LIMIT 1`).get(hubId, parentId) !== undefined;
 }
 
 /** What a version records about the change that made it. */
@@ -122,6 +161,7 @@ export function newItem(
 export function saveItem(db: Db, item: ContentItem, action: ItemAction, isNew: boolean): ContentItem {
   const table = items(db);
   const previous = isNew ? undefined : table.get(item.id);
+  keepHierarchy(item);
   // A change after publication leaves the published version behind the latest one.
   if (item.publishingStatus === 'LATEST' && item.lastPublishedVersion !== undefined && item.version > item.lastPublishedVersion) {
     item = { ...item, publishingStatus: 'EARLY' };
