@@ -1,5 +1,5 @@
 import { isatty } from 'node:tty';
-import { jsonText, terminalText } from '../output/visible.js';
+import { htmlText, jsonText, terminalText } from '../output/visible.js';
 
 /** Our own styling (tables, records): the only escape sequences the output chokepoint lets through. */
 export interface Paint {
@@ -23,7 +23,8 @@ export interface IOOptions {
 /**
  * Terminal facts and the output streams, and the output chokepoint: every string the CLI writes
  * to stdout or stderr goes through out/err/note/warn (text: control characters shown as \xHH,
- * only our own colours kept) or outJson/errJson (JSON: DEL and C1 as \u00XX). No other file of
+ * bidi controls and invisible characters as \uHHHH, only our own colours kept), outJson/errJson
+ * (JSON: the same as \uXXXX) or outHtml (HTML: control characters as \xHH, the others as &#xHHHH;). No other file of
  * src/ touches process.stdout, process.stderr or console (test/unit/architecture.test.ts);
  * prompts and the progress bar get the stream from promptStream(), with their text escaped.
  * A terminal means stdout is a TTY, or CMS_FORCE_TTY is
@@ -82,6 +83,11 @@ export class IO {
 
   errJson(s: string): void {
     this.stderr.write(jsonText(s));
+  }
+
+  /** An HTML document (cms item render > page.html): hidden characters as character references, the same page in a browser. */
+  outHtml(s: string): void {
+    this.stdout.write(htmlText(s));
   }
 
   /** Chatter for people: on stderr, and only when stderr is a terminal. */

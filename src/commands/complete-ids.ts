@@ -2,6 +2,7 @@ import { defineCommand } from '../cli/define.js';
 import type { Context } from '../cli/context.js';
 import { readProfiles } from '../config/profiles.js';
 import { text } from '../output/result.js';
+import { hasHidden } from '../output/visible.js';
 
 const KINDS = ['hubs', 'repositories', 'events', 'editions', 'draft-editions', 'profiles'] as const;
 const LIMIT = 200;
@@ -41,11 +42,12 @@ export default defineCommand<{ hub?: string }>({
 });
 
 /**
- * A word a shell may offer: on one line, and not an option once the shell removes the quotes it
- * inserts it with (`'--profile=prod'` is still --profile=prod to cms). Ids from a hostile service
- * are no safer than names.
+ * A word a shell may offer: on one line, not an option once the shell removes the quotes it
+ * inserts it with (`'--profile=prod'` is still --profile=prod to cms), and printed as it is (the
+ * output chokepoint shows a bidi control or an invisible character escaped, which would not
+ * read back as the name). Ids from a hostile service are no safer than names.
  */
-const plainWord = (w: string) => w !== '' && !w.startsWith('-') && w === w.replace(CONTROL, '');
+const plainWord = (w: string) => w !== '' && !w.startsWith('-') && w === w.replace(CONTROL, '') && !hasHidden(w);
 
 /** A name as the word when it is a plain word, else the id when that is; the description names the other. */
 function byName(name: unknown, id: string, label?: unknown): Candidate | undefined {

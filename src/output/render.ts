@@ -2,7 +2,7 @@ import type { IO, Paint } from '../cli/io.js';
 import type { PageInfo } from '../core/client.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { localStamp } from '../cli/dates.js';
-import { visible } from './visible.js';
+import { hasHidden, visible } from './visible.js';
 import { similar } from '../cli/suggest.js';
 import type { Column, Output, PathOracle } from './result.js';
 
@@ -32,7 +32,9 @@ export interface RenderOptions {
 export async function render(out: Output | void, opts: RenderOptions, io: IO): Promise<void> {
   if (!out) return;
   if (out.kind === 'text') {
-    io.out(out.text.endsWith('\n') ? out.text : `${out.text}\n`);
+    const t = out.text.endsWith('\n') ? out.text : `${out.text}\n`;
+    if (out.html) io.outHtml(t);
+    else io.out(t);
     return;
   }
   if (opts.quiet && !opts.query) return printIds(out, io);
@@ -88,7 +90,8 @@ function noteCut(io: IO, limit: number, total: number | undefined): void {
 
 /**
  * -q: the id of each resource, one per line, for `| xargs cms ...`. An id a pipe would split
- * (whitespace), take for an option (a leading -), that holds control characters, or that xargs
+ * (whitespace), take for an option (a leading -), that holds control or invisible characters
+ * (printed escaped, they would reach xargs as a backslash and a word), or that xargs
  * would rewrite (its quotes and backslashes: `'--x'` and `\-\-x` become `--x`) is not printed:
  * the command then fails (exit 1), saying how many were left out.
  */
@@ -97,14 +100,14 @@ async function printIds(out: Output, io: IO): Promise<void> {
   const print = (value: unknown) => {
     const id = idOf(value);
     if (id === undefined) return;
-    if (PIPE_SAFE_ID.test(id)) io.out(`${id}\n`);
+    if (PIPE_SAFE_ID.test(id) && !hasHidden(id)) io.out(`${id}\n`);
     else unsafe++;
   };
   if (out.kind === 'list') {
     const cut = await take(out.items, out.limit, print);
     if (cut.cut) noteCut(io, out.limit!, cut.total);
   } else if (out.kind === 'item' || out.kind === 'done') print(out.data);
-  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace, quotes, backslashes or control characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
+  if (unsafe) throw new CliError(`${unsafe} ${unsafe === 1 ? 'id was' : 'ids were'} not printed: they hold whitespace, quotes, backslashes, control or invisible characters, or start with '-'`, ExitCode.FAILURE, 'Use -o json to see them as they are.');
 }
 
 const PIPE_SAFE_ID = /^[^\s\x00-\x1f\x7f-\x9f'"\\-][^\s\x00-\x1f\x7f-\x9f'"\\]*$/;
@@ -129,11 +132,9 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
     case 'ndjson':
       for (const row of Array.isArray(value) ? value : [value]) io.outJson(`${JSON.stringify(row)}\n`);
       return;
-    case 'yaml': {
-      const { stringify } = await import('yaml');
-      io.out(stringify(value));
+    case 'yaml':
+      io.out(await yamlText(value));
       return;
-    }
     default: {
       const wide = opts.format === 'wide';
       if (isList) {
@@ -145,6 +146,22 @@ async function renderValue(value: unknown, opts: RenderOptions, io: IO, columns:
       return printRecord(value, opts.columns ? await chooseColumns([value], columns, opts.columns, false, io, (err) => io.warn(`${err.message}\n  ${err.hint ?? ''}`), paths) : columns, io, Boolean(opts.columns), shown(opts));
     }
   }
+}
+
+/**
+ * YAML whose escapes read back: a string (or key) holding a character the output chokepoint
+ * escapes is written double-quoted, where YAML reads \u202e or \x9b as the character itself
+ * (in a plain scalar it would read back as the six characters).
+ */
+async function yamlText(value: unknown): Promise<string> {
+  const { Document, visit } = await import('yaml');
+  const doc = new Document(value);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && hasHidden(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString();
 }
 
 /** The resource without HAL plumbing: `_links` removed at every level. */
@@ -176,11 +193,25 @@ function printQueryResult(value: unknown, io: IO): void {
   else io.out(`${visible(String(value))}\n`);
 }
 
-export function cell(row: unknown, column: Column): string {
+/** A cell's text; on a terminal, a number of a column that says how it reads is rounded and grouped (figure). */
+export function cell(row: unknown, column: Column, terminal = false): string {
   const v = typeof column.value === 'function' ? column.value(row) : path(row, column.value);
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') return JSON.stringify(v);
+  if (terminal && column.number && typeof v === 'number' && Number.isFinite(v)) return figure(v, column.number);
   return String(v);
+}
+
+// Fixed separators (',' for thousands, '.' for decimals) whatever the locale: one spelling in
+// every terminal, docs and bug report.
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** The one rule for figures on a terminal: counts grouped (1,234,567), rates as percentages (33.3%), averages to one decimal (2.7). */
+function figure(v: number, kind: NonNullable<Column['number']>): string {
+  if (kind === 'count') return GROUPED.format(v);
+  if (kind === 'rate') return `${ONE_DECIMAL.format(v * 100)}%`;
+  return ONE_DECIMAL.format(v);
 }
 
 function path(row: unknown, dotted: string): unknown {
@@ -318,7 +349,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
   // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
   const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
-  const all = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c)))));
+  const all = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
   // An optional column no row fills gives its room to the others.
   const kept = columns.map((c, i) => !c.optional || all.some((r) => r[i] !== ''));
   const cells = all.map((r) => r.filter((_, i) => kept[i]));
@@ -427,7 +458,7 @@ async function printRecord(value: unknown, columns: Column[] | undefined, io: IO
       const block = visible(stringify(v).trimEnd()).split('\n').map((l: string) => `  ${l}`).join('\n');
       io.out(`${paint.bold(c.header)}\n${block}\n`);
     } else {
-      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(oneLine(cell(value, c))), paint)}\n`);
+      io.out(`${paint.bold(c.header.padEnd(pad))}  ${colourStatus(show(oneLine(cell(value, c, true))), paint)}\n`);
     }
   }
 }
@@ -466,7 +497,9 @@ function truncate(s: string, max: number, width: (s: string) => number): string 
     out += segment;
     used += w;
   }
-  return `${out}…`;
+  // A joiner ends its grapheme: kept between letters, it would be escaped before the ellipsis
+  // by the output chokepoint after the layout, and widen the cell.
+  return `${out.replace(/[\u200c\u200d]+$/, '')}…`;
 }
 
 const GREEN = new Set(['ACTIVE', 'PUBLISHED', 'COMPLETED', 'VALID', 'SUCCESS', 'SCHEDULED']);

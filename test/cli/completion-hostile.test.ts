@@ -29,10 +29,11 @@ const HOSTILE = [
   'ns:$(touch pwned8) x',
 ];
 /**
- * Names that are not plain words, offered by id only: a shell cannot show them as one word, or
- * (a leading -) they are an option to cms even once inserted quoted (issue 24.13).
+ * Names that are not plain words, offered by id only: a shell cannot show them as one word,
+ * (a leading -) they are an option to cms even once inserted quoted (issue 24.13), or (a bidi
+ * control) the output chokepoint prints them escaped, which would not read back as the name.
  */
-const CONTROL = ['line\nbreak$(touch pwned7)', 'tab\there', '-rf', '--profile=prod'];
+const CONTROL = ['line\nbreak$(touch pwned7)', 'tab\there', '-rf', '--profile=prod', 'invoice\u202Efdp.exe'];
 
 const home = new CliHome();
 const slow = { CMS_COMPLETE_TIMEOUT_MS: '30000' };

@@ -165,10 +165,10 @@ const fixtureFiles: Record<string, string> = {};
 function writeFixtures(dir: string): void {
   const files: Record<string, string> = {
     ...fixtureFiles,
-    'banner.json': schemaDoc('https://schema.example.com/banner.json', 'Banner'),
-    'promo.json': schemaDoc('https://schema.example.com/promo.json', 'Promo'),
-    'slot.json': schemaDoc('https://schema.example.com/slot.json', 'Slot'),
-    'page.json': schemaDoc('https://schema.example.com/page-local.json', 'Page'),
+    'banner.json': schemaDoc('https://schemas.example.com/banner.json', 'Banner'),
+    'promo.json': schemaDoc('https://schemas.example.com/promo.json', 'Promo'),
+    'slot.json': schemaDoc('https://schemas.example.com/slot.json', 'Slot'),
+    'page.json': schemaDoc('https://schemas.example.com/page-local.json', 'Page'),
     'hub.json': JSON.stringify({ name: 'from-file', label: 'From a file' }),
     'settings.json': JSON.stringify({}),
     'secret.txt': 'sandbox-secret\n',
@@ -176,8 +176,8 @@ function writeFixtures(dir: string): void {
     'marketing.json': JSON.stringify({ 'marketing-credentials': {}, 'cms-credentials': {}, rendering: {}, contentAssets: {} }),
     'extension.json': JSON.stringify({ name: 'from-file', label: 'From a file', url: 'https://ext.example.com/f/', category: 'CONTENT_FIELD' }),
     'facets.json': JSON.stringify({ fields: [{ facetAs: 'ENUM', field: 'schema', name: 'schema' }], returnEntities: false }),
-    'model/schemas/banner.json': schemaDoc('https://schema.example.com/banner.json', 'Banner'),
-    'model/types/banner.json': JSON.stringify({ contentTypeUri: 'https://schema.example.com/banner.json', settings: { label: 'Banner' } }),
+    'model/schemas/banner.json': schemaDoc('https://schemas.example.com/banner.json', 'Banner'),
+    'model/types/banner.json': JSON.stringify({ contentTypeUri: 'https://schemas.example.com/banner.json', settings: { label: 'Banner' } }),
   };
   for (const [name, body] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -249,7 +249,7 @@ async function setupResources(): Promise<void> {
   ids.schema = await id(['schema', 'create', '--file', join(fx, 'banner.json')]);
   saveStage('schema');
   // The named resources the examples use: a Banner type, an event with editions, snapshots, jobs, ...
-  ids.type = ((await cmsJson(['type', 'register', 'https://schema.example.com/banner.json', '--label', 'Banner'])) as { id: string }).id;
+  ids.type = ((await cmsJson(['type', 'register', 'https://schemas.example.com/banner.json', '--label', 'Banner'])) as { id: string }).id;
   await cms(['type', 'assign', 'Banner', '--repo', 'content']);
   ids.emptyFolder = await id(['folder', 'create', 'Winter', '--repo', 'content']);
   // Slots of their own for the editions, so scheduling meets no other edition's slot.
@@ -374,7 +374,7 @@ export function substitute(line: string, url: string): string {
     .replace(/\b(prod|staging):site\b/g, '$1:demo')
     .replace(/https?:\/\/(127\.0\.0\.1:8787|api\.example\.com)/g, url)
     .replace(/--port (8787|9000)/g, '--port 0')
-    .replace(/https:\/\/schema\.example\.com\/(page|hero-slot)\.json|https:\/\/schemas\.example\.com\/product\.json/g, (m) => (m.includes('hero-slot') ? HERO_SLOT : ARTICLE));
+    .replace(/https:\/\/schemas\.example\.com\/(page|hero-slot|product)\.json/g, (m) => (m.includes('hero-slot') ? HERO_SLOT : ARTICLE));
 }
 
 describe('docs examples', () => {

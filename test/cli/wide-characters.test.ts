@@ -1,14 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
+import { cellOf, stringWidth } from '../helpers/cells.js';
 
 // Terminal tables measure text in terminal cells, not code points (issue 26.8): CJK characters
 // and most emoji take two cells, a family emoji is one grapheme of several code points. Columns
 // line up whatever the labels hold, and a label cut to fit is cut between graphemes.
-const stringWidth = createRequire(import.meta.url)('string-width') as (s: string) => number;
-
 const LABELS = ['plain label', '日本語のラベル', '😀 party time', '👨‍👩‍👧 family', 'e\u0301te\u0301 accents'];
 
 describe('tables with wide characters (built binary, embedded sandbox)', () => {
@@ -17,9 +15,6 @@ describe('tables with wide characters (built binary, embedded sandbox)', () => {
     for (const [i, label] of LABELS.entries()) expect((await home.run(['hub', 'create', '--name', `h${i}`, '--label', label])).exitCode).toBe(0);
   }, 60_000);
   afterAll(() => home.cleanup());
-
-  /** The terminal cell at which `word` starts on each line that holds it. */
-  const cellOf = (lines: string[], word: string) => lines.filter((l) => l.includes(word)).map((l) => stringWidth(l.slice(0, l.indexOf(word))));
 
   it('columns after a CJK or emoji label start at the same terminal cell on every row', async () => {
     const res = await home.run(['hub', 'list'], { env: { CMS_FORCE_TTY: '200' } });

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 // What a hostile service (CMS_API_URL) answers must not drive the user's terminal or the shell
 // pipeline `cms ... -q | xargs cms ...`: terminal control sequences in names and labels are
@@ -20,33 +19,27 @@ const hubs = [
   { id: "'--profile=prod'", name: 'quoted-id', label: 'q', status: 'ACTIVE' },
   { id: '\\-\\-dry-run', name: 'escaped-id', label: 'e', status: 'ACTIVE' },
   { id: '"-o"', name: 'double-quoted-id', label: 'd', status: 'ACTIVE' },
+  // Printed escaped (\u202e), a bidi control would reach xargs as a backslash and a word.
+  { id: '6b000000000000000000\u202e0003', name: 'bidi-id', label: 'b', status: 'ACTIVE' },
 ];
 
 describe('output from a hostile service', () => {
   const home = new CliHome();
-  let server: Server;
+  let service: Awaited<ReturnType<typeof fakeService>>;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const body =
-        path === '/oauth/token'
-          ? { access_token: 'token', token_type: 'bearer', expires_in: 3600 }
-          : path === '/v2/content/hubs'
-            ? { _embedded: { hubs }, page: { number: 0, size: 100, totalPages: 1, totalElements: hubs.length } }
-            : path === '/v2/content/hubs/6b0000000000000000000001'
-              ? hubs[0]
-              : { errors: [{ level: 'ERROR', code: 'NOT_FOUND', message: `no ${CLEAR}such thing${ESC_TITLE}` }] };
-      res.writeHead(path.startsWith('/v2/content/hubs') || path === '/oauth/token' ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    env = { CMS_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CMS_CLIENT_ID: 'x', CMS_CLIENT_SECRET: 'y' };
+    service = await fakeService((path) =>
+      path === '/v2/content/hubs'
+        ? { body: { _embedded: { hubs }, page: { number: 0, size: 100, totalPages: 1, totalElements: hubs.length } } }
+        : path === '/v2/content/hubs/6b0000000000000000000001'
+          ? { body: hubs[0] }
+          : { status: path.startsWith('/v2/content/hubs') ? 200 : 404, body: { errors: [{ level: 'ERROR', code: 'NOT_FOUND', message: `no ${CLEAR}such thing${ESC_TITLE}` }] } },
+    );
+    env = service.env;
   });
   afterAll(() => {
-    server.close();
+    service.close();
     home.cleanup();
   });
 
@@ -102,7 +95,7 @@ describe('output from a hostile service', () => {
     const res = await home.run(['hub', 'list', '-q'], { env });
     expect(res.stdout).toBe('6b0000000000000000000001\n6b0000000000000000000002\n');
     expect(res.exitCode).toBe(1);
-    expect(res.stderr).toContain('6 ids were not printed');
+    expect(res.stderr).toContain('7 ids were not printed');
   });
 
   it('-q | xargs never hands the next command an option-looking word (quotes and backslashes are not pipe-safe)', async () => {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { glob } from '../../src/server/core/glob.js';
 
-// Path globs for the request journal (fault rules keep faults.ts's globMatches, `?` literal): `*` within a segment, `**` across, `?` one
-// character; matched in linear time.
+// Path globs, one matcher for the request journal and fault rules: `*` within a segment, `**`
+// across, `?` one character (fault rules: `?` itself); matched in linear time.
 
 describe('glob', () => {
   const m = (pattern: string, path: string) => glob(pattern).matches(path);
@@ -31,6 +31,16 @@ describe('glob', () => {
     expect(m(`/${'*a'.repeat(100)}b`, path)).toBe(false);
     expect(m(`/${'**a'.repeat(100)}b`, path)).toBe(false);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads `?` as itself when asked (fault rules take `*` and `**` only), and compiles each reading once', () => {
+    const literal = (pattern: string, path: string) => glob(pattern, { questionMark: false }).matches(path);
+    expect(literal('/hub?', '/hubs')).toBe(false);
+    expect(literal('/hub?', '/hub?')).toBe(true);
+    expect(literal('/a?*/**', '/a?x/y/z')).toBe(true);
+    expect(m('/hub?', '/hubs')).toBe(true);
+    expect(glob('/x?', { questionMark: false })).toBe(glob('/x?', { questionMark: false }));
+    expect(glob('/x?', { questionMark: false })).not.toBe(glob('/x?'));
   });
 
   it('refuses a glob longer than the bound', () => {

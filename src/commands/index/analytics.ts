@@ -8,13 +8,13 @@ const REPORTS = ['top-searches', 'top-hits', 'searches-with-no-results', 'top-fi
 
 /** Table columns per report: top lists are lists, counts are one figure plus a row per day. */
 const COLUMNS: Record<(typeof REPORTS)[number], Column[]> = {
-  'top-searches': [col('search'), col('count'), col('hits', 'nbHits'), col('ctr', 'clickThroughRate'), col('conversion', 'conversionRate'), col('position', 'averageClickPosition')],
-  'top-hits': [col('hit'), col('count')],
-  'searches-with-no-results': [col('search'), col('count'), col('with filters', 'withFilterCount')],
-  'top-filters-no-result-search': [col('count'), col('filters', (e: { values: { attribute: string; operator: string; value: string }[] }) => e.values.map((v) => `${v.attribute}${v.operator}${v.value}`).join(' AND '))],
-  'users-count': [col('date'), col('count')],
-  'searches-count': [col('date'), col('count')],
-  'no-results-rate': [col('date'), col('count'), col('no results', 'noResultCount'), col('rate')],
+  'top-searches': [col('search'), col('count', 'count', 'count'), col('hits', 'nbHits', 'count'), col('ctr', 'clickThroughRate', 'rate'), col('conversion', 'conversionRate', 'rate'), col('position', 'averageClickPosition', 'average')],
+  'top-hits': [col('hit'), col('count', 'count', 'count')],
+  'searches-with-no-results': [col('search'), col('count', 'count', 'count'), col('with filters', 'withFilterCount', 'count')],
+  'top-filters-no-result-search': [col('count', 'count', 'count'), col('filters', (e: { values: { attribute: string; operator: string; value: string }[] }) => e.values.map((v) => `${v.attribute}${v.operator}${v.value}`).join(' AND '))],
+  'users-count': [col('date'), col('count', 'count', 'count')],
+  'searches-count': [col('date'), col('count', 'count', 'count')],
+  'no-results-rate': [col('date'), col('count', 'count', 'count'), col('no results', 'noResultCount', 'count'), col('rate', 'rate', 'rate')],
 };
 
 interface Flags {
@@ -36,7 +36,7 @@ export default defineCommand<Flags>({
   description: [
     'Reports: top-searches, top-hits, searches-with-no-results, top-filters-no-result-search (needs --search), users-count, searches-count, no-results-rate.',
     'The period defaults to 7 days ago (00:00:00 UTC) through today (23:59:59 UTC) on the sandbox clock. --tags filters by analytics tags: tag, a AND b, a OR b, parentheses, "quoted tag". With --click-analytics, top-searches adds click-through rate, conversion rate and average click position.',
-    'In table mode the count reports print one row per day; -o json prints the whole answer.',
+    'In table mode the count reports print one row per day; -o json prints the whole answer. On a terminal counts are grouped (12,345) and rates are percentages to one decimal (33.3%); piped rows and -o json keep the numbers as the service sent them.',
   ].join('\n\n'),
   examples: [
     'cms index analytics products top-searches --click-analytics --order-by clickThroughRate',

@@ -11,11 +11,11 @@ export default defineCommand<{ hub?: string; period?: string }>({
   async run(ctx, args, opts) {
     const { client, path } = await resolveIndex(ctx, args.index, opts.hub);
     return item(await client.get(`${path}/stats`, { query: { period: opts.period } }), [
-      col('records', 'totalRecords'),
-      col('bytes', 'totalRecordSize'),
-      col('average bytes', 'averageRecordSize'),
-      col('searches', 'usage.numberOfSearches.value'),
-      col('average ms', 'usage.averageResponseTime.value'),
+      col('records', 'totalRecords', 'count'),
+      col('bytes', 'totalRecordSize', 'count'),
+      col('average bytes', 'averageRecordSize', 'average'),
+      col('searches', 'usage.numberOfSearches.value', 'count'),
+      col('average ms', 'usage.averageResponseTime.value', 'average'),
       col('period'),
     ]);
   },

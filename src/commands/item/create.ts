@@ -23,7 +23,7 @@ export default defineCommand<Options>({
   description:
     'The request is {label, body, folderId?, locale?}: --body-file gives all or part of it, the flags set their fields, --set edits any field (body.title=Hello), and --link sets a field to a content link to another item. --schema names the content type (body._meta.schema), which must be assigned to the repository.',
   examples: [
-    'cms item create --repo content --label Home --schema https://schema.example.com/page.json --set body.title=Welcome',
+    'cms item create --repo content --label Home --schema https://schemas.example.com/page.json --set body.title=Welcome',
     'cms item create --repo content --body-file home.json --locale en-GB',
   ],
   options: [

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/define.js';
-import { text } from '../../output/result.js';
+import { html as page } from '../../output/result.js';
 import { itemHubId } from '../../ops/item-hub.js';
 
 export default defineCommand<{ template: string; hub?: string }>({
@@ -20,6 +20,6 @@ export default defineCommand<{ template: string; hub?: string }>({
     const client = await ctx.client();
     const store = opts.hub ? await ctx.hubId(opts.hub, client) : await itemHubId(client, args.item);
     const html = await client.get<unknown>(`/v1/content/${encodeURIComponent(store)}/content-item/${encodeURIComponent(args.item)}`, { query: { template: opts.template }, headers: { accept: 'text/html' } });
-    return text(typeof html === 'string' ? html : JSON.stringify(html));
+    return page(typeof html === 'string' ? html : JSON.stringify(html));
   },
 });

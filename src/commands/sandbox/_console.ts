@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
+import { answers } from './_local.js';
 
 // Where the sandbox console is: `cms sandbox serve` notes its URL in the data directory it
 // serves, so `cms sandbox console` and `cms browse` find it on whatever port it listens.
@@ -64,17 +65,6 @@ export async function consoleOrigin(ctx: Context, port?: number): Promise<string
     );
   }
   return origin;
-}
-
-/** Whether a sandbox answers at the origin (its public status endpoint). */
-async function answers(origin: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${origin}/__sandbox/status`, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(3000) });
-    await res.body?.cancel();
-    return res.ok;
-  } catch {
-    return false;
-  }
 }
 
 /** Opens the URL with $BROWSER, else the platform's opener; false when it could not start. */

@@ -4,7 +4,7 @@ import { changeSchemaStatus } from './_shared.js';
 
 export default defineCommand<{ hub?: string }>({
   summary: 'Archive a content type schema (it can no longer be updated or registered)',
-  examples: ['cms schema archive https://schema.example.com/banner.json'],
+  examples: ['cms schema archive https://schemas.example.com/banner.json'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
   options: [hubOption],
   run: (ctx, args, opts) => changeSchemaStatus(ctx, args.schema, opts.hub, 'archive'),

@@ -5,7 +5,7 @@ import { SCHEMA_COLUMNS, documentOutput, findSchema } from './_shared.js';
 
 export default defineCommand<{ hub?: string; version?: number; document?: boolean }>({
   summary: 'Show a content type schema, or one of its versions',
-  examples: ['cms schema get https://schema.example.com/banner.json', 'cms schema get 5f1a2b3c4d5e6f7a8b9c0d1e --version 1 --document'],
+  examples: ['cms schema get https://schemas.example.com/banner.json', 'cms schema get 5f1a2b3c4d5e6f7a8b9c0d1e --version 1 --document'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
   options: [
     hubOption,

@@ -7,7 +7,7 @@ import { documentOutput, findSchema, schemaFileOption } from './_shared.js';
 export default defineCommand<{ hub?: string; file?: string }>({
   summary: 'Print a schema with every reference to another schema of the hub inlined',
   description: 'Resolves a stored schema, or a document from --file (which need not be stored yet). References to the core definitions stay.',
-  examples: ['cms schema resolve https://schema.example.com/page.json', 'cms schema resolve --file page.json > page.resolved.json'],
+  examples: ['cms schema resolve https://schemas.example.com/page.json', 'cms schema resolve --file page.json > page.resolved.json'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub (or use --file)' }],
   options: [hubOption, schemaFileOption],
   async run(ctx, args, opts) {

@@ -9,7 +9,7 @@ export default defineCommand<{ hub?: string; file?: string; validationLevel?: st
   summary: 'Make a new version of a content type schema from a file and/or a validation level',
   description:
     'Fetches the current version and sends the change made from it, so a concurrent change is refused (409) instead of overwritten. Content types keep their cached copy until `cms type sync`.',
-  examples: ['cms schema update https://schema.example.com/banner.json --file banner.json', 'cms schema update 5f1a2b3c4d5e6f7a8b9c0d1e --validation-level SLOT'],
+  examples: ['cms schema update https://schemas.example.com/banner.json --file banner.json', 'cms schema update 5f1a2b3c4d5e6f7a8b9c0d1e --validation-level SLOT'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
   options: [hubOption, schemaFileOption, validationLevelOption],
   async run(ctx, args, opts) {

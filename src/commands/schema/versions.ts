@@ -5,7 +5,7 @@ import { findSchema } from './_shared.js';
 
 export default defineCommand<{ hub?: string; limit: number }>({
   summary: 'List the versions of a content type schema, newest first',
-  examples: ['cms schema versions https://schema.example.com/banner.json', 'cms schema versions 5f1a2b3c4d5e6f7a8b9c0d1e -o json --query "[].version"'],
+  examples: ['cms schema versions https://schemas.example.com/banner.json', 'cms schema versions 5f1a2b3c4d5e6f7a8b9c0d1e -o json --query "[].version"'],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
   options: [hubOption, limitOption, allOption],
   async run(ctx, args, opts) {

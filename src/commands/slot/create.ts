@@ -20,7 +20,7 @@ export default defineCommand<Options>({
   summary: 'Create a slot in a slots repository',
   description:
     'A slot is created like a content item, from a slot type assigned to a repository with the slots feature. It needs sample data before it can be saved: set at least one field of the slot schema (--set body.title=...).',
-  examples: ['cms slot create --repo slots --schema https://schema.example.com/hero-slot.json --label "Home hero" --set body.title=Sample'],
+  examples: ['cms slot create --repo slots --schema https://schemas.example.com/hero-slot.json --label "Home hero" --set body.title=Sample'],
   options: [
     hubOption,
     { ...repoOption, description: 'slots repository (id or name)', required: true },

@@ -8,7 +8,7 @@ import { TYPE_COLUMNS } from './_shared.js';
 
 export default defineCommand<{ hub?: string; label?: string; bodyFile?: string; set?: string[] }>({
   summary: 'Register a content type schema as a content type',
-  examples: ['cms type register https://schema.example.com/banner.json --label Banner', 'cms type register 5f1a2b3c4d5e6f7a8b9c0d1e --label Banner --set settings.icons=\'[{"size":256,"url":"https://img.example.com/b.png"}]\''],
+  examples: ['cms type register https://schemas.example.com/banner.json --label Banner', 'cms type register 5f1a2b3c4d5e6f7a8b9c0d1e --label Banner --set settings.icons=\'[{"size":256,"url":"https://img.example.com/b.png"}]\''],
   args: [{ name: 'schema', description: 'schema id, or its schema id URL in the hub', required: true }],
   options: [hubOption, { flags: '--label <label>', description: 'label of the content type' }, bodyFileOption, setOption, setStringOption],
   async run(ctx, args, opts) {

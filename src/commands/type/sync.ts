@@ -5,7 +5,7 @@ import { findType } from './_shared.js';
 
 export default defineCommand<{ hub?: string }>({
   summary: "Refresh a content type's cached schema from the schema's current version",
-  examples: ['cms schema update https://schema.example.com/banner.json --file banner.json && cms type sync Banner'],
+  examples: ['cms schema update https://schemas.example.com/banner.json --file banner.json && cms type sync Banner'],
   args: [{ name: 'type', description: 'content type id, schema URI or label', required: true }],
   options: [hubOption],
   async run(ctx, args, opts) {

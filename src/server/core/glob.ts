@@ -1,5 +1,6 @@
 // Path globs (`*` any run of characters but '/', `**` any run including '/', `?` one character
-// but '/'), matched in linear time: a backtracking regular expression takes exponential time on
+// but '/', or itself for fault rules, whose globs take `*` and `**` only), matched in linear
+// time; the one matcher of the request journal's filters and of fault rules: a backtracking regular expression takes exponential time on
 // a glob such as `/**a**a**a**b` against a long path, and a glob comes from whoever calls the
 // sandbox's admin API. The matcher simulates the glob's automaton (Thompson's construction): one
 // pass over the path, holding the set of glob positions still possible, so the cost is at most
@@ -15,20 +16,27 @@ export interface Glob {
   matches(path: string): boolean;
 }
 
+export interface GlobOptions {
+  /** `?` is one character but '/' (the default: journal filters), or false: `?` is itself (fault rules). */
+  questionMark?: boolean;
+}
+
 const compiled = new Map<string, Glob>();
 
-/** The glob, compiled once (a journal filter's glob is tested on every entry). */
-export function glob(source: string): Glob {
-  let g = compiled.get(source);
+/** The glob, compiled once (a journal filter's glob is tested on every entry, a fault rule's on every request). */
+export function glob(source: string, options: GlobOptions = {}): Glob {
+  const questionMark = options.questionMark !== false;
+  const key = `${questionMark ? '?' : '='}${source}`;
+  let g = compiled.get(key);
   if (!g) {
-    g = compile(source);
+    g = compile(source, questionMark);
     if (compiled.size >= 256) compiled.clear();
-    compiled.set(source, g);
+    compiled.set(key, g);
   }
   return g;
 }
 
-function compile(source: string): Glob {
+function compile(source: string, questionMark: boolean): Glob {
   if (source.length > MAX_GLOB_LENGTH) throw new Error(`a glob is at most ${MAX_GLOB_LENGTH} characters`);
   const tokens: Token[] = [];
   for (let i = 0; i < source.length; i++) {
@@ -44,7 +52,7 @@ function compile(source: string): Glob {
         continue;
       }
       tokens.push({ kind });
-    } else if (ch === '?') tokens.push({ kind: 'one' });
+    } else if (ch === '?' && questionMark) tokens.push({ kind: 'one' });
     else tokens.push({ kind: 'char', ch });
   }
   const end = tokens.length;

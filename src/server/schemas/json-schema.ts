@@ -114,12 +114,17 @@ export function asDraft<T extends object>(doc: T, draft: Draft): T {
   const from = declaredDraft(doc as Record<string, unknown>);
   const { id, $id, $schema: _dialect, ...rest } = doc as Record<string, unknown>;
   const identity = from === 'draft-07' ? ($id ?? id) : (id ?? $id);
-  const body = from === draft ? rest : convertBounds(rest, draft);
+  const body = from === draft ? rest : boundsAs(rest, draft);
   return { ...(identity === undefined ? {} : { [IDENTITY[draft]]: identity }), $schema: META[draft], ...body } as T;
 }
 
 const VALUE_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
-function convertBounds(node: Record<string, unknown>, draft: Draft): Record<string, unknown> {
+/**
+ * A schema (part) with its exclusive bounds in the given draft's form. To draft-04, the tighter of
+ * the bound and the exclusive bound wins (draft-07 `maximum: 10, exclusiveMaximum: 5` is
+ * `maximum: 5, exclusiveMaximum: true`).
+ */
+export function boundsAs<T>(node: T, draft: Draft): T {
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(walk);
     if (!value || typeof value !== 'object') return value;
@@ -133,13 +138,15 @@ function convertBounds(node: Record<string, unknown>, draft: Draft): Record<stri
         } else delete out[exclusive];
       } else if (draft === 'draft-04' && typeof out[exclusive] === 'number') {
         const limit = out[exclusive];
-        if (typeof out[bound] !== 'number') out[bound] = limit;
-        out[exclusive] = out[bound] === limit;
+        const inclusive = out[bound];
+        const tighter = typeof inclusive !== 'number' || (bound === 'maximum' ? limit <= inclusive : limit >= inclusive);
+        if (tighter) out[bound] = limit;
+        out[exclusive] = tighter;
       }
     }
     return out;
   };
-  return walk(node) as Record<string, unknown>;
+  return walk(node) as T;
 }
 
 /** The $ref targets of a schema in other documents (without fragment), other than the service's own documents. */

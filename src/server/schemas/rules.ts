@@ -1,7 +1,7 @@
 import type { Db } from '../core/db.js';
 import { badRequest, serviceError, validationFailed, type ErrorDetail } from '../core/errors.js';
-import { DRAFT_07, SERVICE_REF_PATTERN, coreDocument, draftOf, localizationDocument } from './docs.js';
-import { SchemaDocumentError, compile, metaProblems } from './json-schema.js';
+import { DRAFT_07, SERVICE_REF_PATTERN, coreDocument, draftOf, localizationDocument, type Draft } from './docs.js';
+import { SchemaDocumentError, boundsAs, compile, declaredDraft, metaProblems } from './json-schema.js';
 import { nonLinearPatterns } from './linear-regex.js';
 import { findSchemaDocument, type ValidationLevel } from './store.js';
 
@@ -113,6 +113,10 @@ export interface InlineOptions {
    * refs within the document too (a recursive one stays a local ref).
    */
   effective?: boolean;
+  /** Every part, and the document itself, in this draft's form (partInDraft). */
+  draft?: Draft;
+  /** Filled with the draft of the document and of every schema of the hub a part is inlined from. */
+  drafts?: Set<Draft>;
 }
 
 /**
@@ -129,6 +133,15 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
   const load = (uri: string): unknown => {
     if (!documents.has(uri)) documents.set(uri, builtinDocument(uri) ?? findSchemaDocument(db, hubId, uri));
     return documents.get(uri);
+  };
+
+  /** A part of the document at `uri`, whole documents without their identity, in the draft asked for. */
+  const partFrom = (uri: string, target: unknown, part: unknown): unknown => {
+    const whole = part === target ? withoutIdentity(part as Record<string, unknown>) : part;
+    if (builtinDocument(uri)) return whole;
+    const from = declaredDraft(target as Record<string, unknown>);
+    options.drafts?.add(from);
+    return options.draft && from !== options.draft ? partInDraft(whole, options.draft) : whole;
   };
 
   const expand = (node: unknown, docUri: string, path: string, open: readonly string[]): unknown => {
@@ -150,7 +163,7 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
         missing.push(detail('SCHEMA_REF_NOT_FOUND', where, n.$ref, target === undefined ? `references ${uri}, which is not a schema of this hub` : `${uri} has nothing at #${fragment}`));
         return n;
       }
-      return expand(part === target ? withoutIdentity(part as Record<string, unknown>) : part, uri, path, [...open, key]);
+      return expand(partFrom(uri, target, part), uri, path, [...open, key]);
     }
     return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, expand(v, docUri, `${path}.${k}`, open)]));
   };
@@ -166,14 +179,17 @@ export function inlineSchemaRefs(db: Db, hubId: string, doc: Record<string, unkn
     }
     return name;
   };
-  const out = expand(doc, rootUri, 'body', []) as Record<string, unknown>;
+  const rootDraft = declaredDraft(doc);
+  options.drafts?.add(rootDraft);
+  const root = options.draft && rootDraft !== options.draft ? partInDraft(doc, options.draft) : doc;
+  const out = expand(root, rootUri, 'body', []) as Record<string, unknown>;
   const definitions: Record<string, unknown> = {};
   for (let i = 0, keys = [...hoisted.keys()]; i < keys.length; i++, keys = [...hoisted.keys()]) {
     const key = keys[i]!;
     const [uri, fragment] = [key.slice(0, key.indexOf('#')), key.slice(key.indexOf('#') + 1)];
     const target = load(uri);
     const part = atPointer(target, fragment);
-    definitions[hoisted.get(key)!] = expand(part === target ? withoutIdentity(part as Record<string, unknown>) : part, uri, `body.definitions.${hoisted.get(key)}`, [key]);
+    definitions[hoisted.get(key)!] = expand(partFrom(uri, target, part), uri, `body.definitions.${hoisted.get(key)}`, [key]);
   }
   if (missing.length) throw serviceError(400, missing);
   if (hoisted.size) out.definitions = { ...((out.definitions as Record<string, unknown>) ?? {}), ...definitions };
@@ -194,7 +210,31 @@ function builtinDocument(uri: string): object | undefined {
  * it means (a keyword the parent has otherwise, additionalProperties or patternProperties).
  */
 export function effectiveSchema(db: Db, hubId: string, doc: Record<string, unknown>): Record<string, unknown> {
-  return mergeAllOf(inlineSchemaRefs(db, hubId, doc, { effective: true })) as Record<string, unknown>;
+  const drafts = new Set<Draft>();
+  const inlined = inlineSchemaRefs(db, hubId, doc, { effective: true, drafts });
+  if (drafts.size < 2) return mergeAllOf(inlined) as Record<string, unknown>;
+  // Parts of both drafts: the merged document is draft-07, which can say what each part meant
+  // (draft-04's exclusive bounds convert; draft-07's numeric bounds, const, contains,
+  // propertyNames and if/then/else have no draft-04 form), with the identity in $id.
+  const { id: _id, $id: _id7, $schema: _dialect, ...merged } = mergeAllOf(inlineSchemaRefs(db, hubId, doc, { effective: true, draft: 'draft-07' })) as Record<string, unknown>;
+  const identity = schemaDocumentId(doc);
+  return { $schema: DRAFT_07, ...(identity === undefined ? {} : { $id: identity }), ...merged };
+}
+
+/**
+ * A part of one draft as another reads it: exclusive bounds in that draft's form and, into
+ * draft-07, no nested `$id` (draft-04 ignores it; draft-07 would take it as the base of the
+ * references under it, which the inlining has already resolved).
+ */
+function partInDraft(part: unknown, draft: Draft): unknown {
+  const converted = boundsAs(part, draft);
+  if (draft !== 'draft-07') return converted;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).filter(([k, v]) => !(k === '$id' && typeof v === 'string')).map(([k, v]) => [k, k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? v : walk(v)]));
+  };
+  return walk(converted);
 }
 
 const MERGED = new Set(['properties', 'required', 'definitions']);

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Api, createHub, createRepo, startServer, unique, type TestServer } from '../../helpers/server.js';
 import { errorProperties, expectError } from '../../helpers/assert.js';
@@ -348,6 +349,109 @@ describe('the effective content type', () => {
     const res = await admin.get(`/content-types/${type.id}/effective-content-type`);
     expectError(res, 400);
     expect(res.text).toContain(missing);
+  });
+});
+
+/** The type's effective schema (without _links), after registering and assigning it. */
+async function effectiveOf(uri: string): Promise<Record<string, unknown>> {
+  const type = await registerType(uri);
+  const res = await admin.get(`/content-types/${type.id}/effective-content-type`);
+  expect(res.status, res.text).toBe(200);
+  const { _links, ...doc } = res.body;
+  return doc;
+}
+
+/**
+ * Each body: whether the service accepts it, and whether a plain draft-07 validator (ajv) of the
+ * effective schema does, which must also accept the document itself.
+ */
+async function agree(uri: string, eff: Record<string, unknown>, bodies: [fields: Record<string, unknown>, valid: boolean][]) {
+  const Ajv = (createRequire(import.meta.url)('ajv') as { default: new (o: object) => { validateSchema(s: object): boolean; compile(s: object): (d: unknown) => boolean; errors?: unknown } }).default;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  expect(ajv.validateSchema(eff), JSON.stringify(ajv.errors)).toBe(true);
+  const validate = ajv.compile(eff);
+  for (const [fields, valid] of bodies) {
+    const res = await createItem(uri, fields);
+    expect(res.status, `service: ${JSON.stringify(fields)} ${res.text}`).toBe(valid ? 201 : 400);
+    expect(validate({ _meta: { schema: uri, name: 'n' }, ...fields }), `effective schema: ${JSON.stringify(fields)}`).toBe(valid);
+  }
+}
+
+// The effective content type of a schema whose parts are of different drafts: a service-dialect
+// (draft-04) type that pulls draft-07 parts, and the other way round. The merged document must
+// declare a $schema under which it means what the parts meant.
+const posted = async (schemaId: string, body: object, validationLevel = 'CONTENT_TYPE') => {
+  const res = await postSchema(schemaId, body, validationLevel);
+  expect(res.status, res.text).toBe(201);
+};
+
+describe('the effective content type of mixed drafts', () => {
+  it('a service-dialect (draft-04) type pulling draft-07 parts is a draft-07 document that validates what the service validates', async () => {
+    const partId = schemaUri('d7-part');
+    const id = schemaUri('d4-root');
+    await posted(partId, {
+      $schema: DRAFT_07,
+      $id: partId,
+      definitions: {
+        part: {
+          type: 'object',
+          properties: {
+            kind: { const: 'promo' },
+            // Draft-07 bounds: exclusive ones are the bounds themselves (5 is tighter than maximum 10).
+            score: { type: 'number', exclusiveMinimum: 0, maximum: 10, exclusiveMaximum: 5 },
+            tags: { type: 'array', contains: { const: 'x' } },
+          },
+        },
+        mixin: { properties: { level: { type: 'integer', exclusiveMaximum: 3 } }, required: ['level'] },
+      },
+    }, 'PARTIAL');
+    await posted(id, {
+      $schema: DIALECT,
+      id,
+      type: 'object',
+      allOf: [{ $ref: CONTENT_REF }, { $ref: `${partId}#/definitions/mixin` }],
+      // Draft-04 bounds: a boolean beside the bound.
+      properties: { price: { type: 'number', maximum: 100, exclusiveMaximum: true }, part: { $ref: `${partId}#/definitions/part` } },
+    });
+    const eff = await effectiveOf(id);
+    expect(eff.$schema).toBe(DRAFT_07);
+    expect(eff.$id).toBe(id);
+    expect(eff.id).toBeUndefined();
+    const ok = { price: 99.5, level: 2, part: { kind: 'promo', score: 4.5, tags: ['x'] } };
+    await agree(id, eff, [
+      [ok, true],
+      [{ ...ok, price: 100 }, false],
+      [{ ...ok, level: 3 }, false],
+      [{ ...ok, part: { ...ok.part, kind: 'other' } }, false],
+      [{ ...ok, part: { ...ok.part, score: 0 } }, false],
+      [{ ...ok, part: { ...ok.part, score: 7 } }, false],
+      [{ ...ok, part: { ...ok.part, tags: ['y'] } }, false],
+    ]);
+  });
+
+  it('a draft-07 type pulling a service-dialect part gets its exclusive bounds in draft-07 form', async () => {
+    const partId = schemaUri('d4-part');
+    const id = schemaUri('d7-root');
+    await posted(partId, { $schema: DIALECT, id: partId, definitions: { rating: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true } } }, 'PARTIAL');
+    await posted(id, { $schema: DRAFT_07, $id: id, type: 'object', allOf: [{ $ref: CONTENT_REF }], properties: { rating: { $ref: `${partId}#/definitions/rating` } } });
+    const eff = await effectiveOf(id);
+    expect(eff.$schema).toBe(DRAFT_07);
+    await agree(id, eff, [
+      [{ rating: 4.9 }, true],
+      [{ rating: 5 }, false],
+      [{ rating: 0 }, false],
+    ]);
+  });
+
+  it('a type of the service dialect alone keeps its $schema and id', async () => {
+    const partId = schemaUri('d4-only-part');
+    const id = schemaUri('d4-only');
+    await posted(partId, { $schema: DIALECT, id: partId, definitions: { n: { type: 'number', maximum: 5, exclusiveMaximum: true } } }, 'PARTIAL');
+    await posted(id, { $schema: DIALECT, id, type: 'object', allOf: [{ $ref: CONTENT_REF }], properties: { n: { $ref: `${partId}#/definitions/n` } } });
+    const eff = await effectiveOf(id);
+    expect(eff.$schema).toBe(DIALECT);
+    expect(eff.id).toBe(id);
+    expect((eff.properties as Record<string, unknown>).n).toEqual({ type: 'number', maximum: 5, exclusiveMaximum: true });
   });
 });
 
