@@ -28,6 +28,7 @@ const SKIPPED: Record<string, string> = {
   'cms sandbox console --open': 'opens a web browser',
   'npm install && npx cms demo': 'installs the package; the test runs the built bin (and `cms demo` runs below)',
   'cms item import ./dc-export/content --hub prod --layout dc-cli --mapping-file ~/.amplience/imports/hub-5f1a.json': 'needs the dc-cli repositories; dc-cli-layout.test.ts runs it on its fixture',
+  'cms sandbox exec --cors-origin http://localhost:3000 -- npm run e2e': "runs the reader's own browser tests; sandbox-fixture.test.ts runs exec --cors-origin, console/cors.test.ts a real browser against serve --cors-origin",
   'cms sandbox exec --seed ./test/base.snapshot -- npm test': "runs the reader's own test suite; fixture-package.test.ts runs the doc's vitest and jest examples in a scratch project",
   'cms edition resolve 5f1a2b3c4d5e6f7a8b9c0d1e --item 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --version 2': 'needs an edition with a conflict; edition-scheduling contract tests cover resolve',
 };
