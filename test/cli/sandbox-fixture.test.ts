@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import Database from 'better-sqlite3';
+import Database from '../helpers/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CliHome } from '../helpers/cli.js';
 import { serveSandbox } from '../helpers/serve.js';

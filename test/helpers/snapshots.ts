@@ -1,5 +1,5 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import { openDatabase } from '../../src/server/core/db.js';
 import { saveSnapshot } from '../../src/server/core/snapshot-file.js';
 import { migrations } from '../../src/server/migrations.js';

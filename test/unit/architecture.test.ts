@@ -177,6 +177,22 @@ describe('the whole of src/', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  // Node 24 aborts when the collector finds a better-sqlite3 object on its own (native-keep.ts):
+  // every database is opened where it is kept, src/server/core/db.ts (test/helpers/sqlite.ts in tests).
+  it('opens better-sqlite3 databases in one place, where they are kept', () => {
+    const VALUE_IMPORT = /\bimport\s+(?!type\b)[^;]*?from\s*['"]better-sqlite3['"]|\brequire\(\s*['"]better-sqlite3['"]\s*\)|\(\s*['"]better-sqlite3['"]\s*\)/;
+    const TEST = resolve(SRC, '../test');
+    const allowed = new Set(['src/server/core/db.ts', 'test/helpers/sqlite.ts']);
+    const offenders: string[] = [];
+    for (const file of [...serverFiles(SRC), ...serverFiles(TEST)]) {
+      const name = relative(resolve(SRC, '..'), file).split(sep).join('/');
+      if (allowed.has(name)) continue;
+      const text = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '');
+      if (VALUE_IMPORT.test(text)) offenders.push(name);
+    }
+    expect(offenders).toEqual([]);
+  });
 });
 
 function existsDir(name: string): boolean {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from '../helpers/sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { Collection, type SortSpec } from '../../src/server/core/collection.js';
 import type { Db } from '../../src/server/core/db.js';

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
+import Database from '../../helpers/sqlite.js';
 import { join } from 'node:path';
 import { Api, startServer, type TestServer } from '../../helpers/server.js';
 import { contentSetup, createItem, itemBody, type ContentSetup } from '../../helpers/content.js';

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
+import Database from '../../helpers/sqlite.js';
 import { Api, startServer, unique, type TestServer } from '../../helpers/server.js';
 import { contentSetup, createItem, itemBody } from '../../helpers/content.js';
 import { expectError } from '../../helpers/assert.js';

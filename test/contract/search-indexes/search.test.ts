@@ -1,15 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import Database from '../../helpers/sqlite.js';
 import { Api, createHub, startServer, unique, type Reply, type TestServer } from '../../helpers/server.js';
 import { expectError } from '../../helpers/assert.js';
 import { SCHEMA_HOST, createContentRepo, createContentType, enableDeliveryKeys, itemBody } from '../../helpers/content.js';
 import { FN } from '../../../src/server/core/auth/permissions.js';
 
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
 
 // Text search (GET /hubs/{hubId}/content-items/find): the description's syntax table, row by
 // row, against a seeded corpus, asserting the exact set of labels each query finds.

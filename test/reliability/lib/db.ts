@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { createRequire } from 'node:module';
+import Database from '../../helpers/sqlite.js';
 import { join } from 'node:path';
 import { searchRow, type SearchRow } from '../../../src/server/items/search-text.js';
 import type { ContentItem } from '../../../src/server/items/store.js';
@@ -8,7 +8,7 @@ import type { ContentItem } from '../../../src/server/items/store.js';
 // keys, and the invariants the item store keeps (JSON rows, one version row per version, the
 // full-text row of each item).
 
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
 
 export function openDb(dataDir: string, readonly = false): BetterSqlite3.Database {
   const db = new Database(join(dataDir, 'sandbox.db'), { readonly, fileMustExist: true });

@@ -228,8 +228,8 @@ export async function send(r: Resolved, timeoutMs: number): Promise<Answer> {
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
 
-/** Content Delivery 2 paths: their own errors are {"error":{type, message, data}} (the vendor SDK's shape). */
-const DELIVERY_PATH = /^\/(?:cdn\/[^/]+\/)?content\/(?:id|key|filter|fetch)(?:\/|$)/;
+/** Content Delivery 2 paths and the staging preview domain: their own errors are {"error":{type, message, data}} (the vendor SDK's shape). */
+const DELIVERY_PATH = /^\/(?:domain\/|(?:cdn\/[^/]+\/)?content\/(?:id|key|filter|fetch|hierarchies)(?:\/|$))/;
 const pathOf = (url: string) => (/^https?:\/\//.test(url) ? url.replace(/^https?:\/\/[^/]*/, '') : url).split('?')[0]!;
 
 /**

@@ -282,6 +282,8 @@ export async function buildWorld(admin: Api, member: string): Promise<World> {
     id: [root.id],
     key: [deliveryKey],
     requestId: await deliveryIds(admin, hubId, webhook.id),
+    // A staging hostname to preview at a time (GET /domain/:host).
+    host: [hub.settings?.virtualStagingEnvironment?.hostname ?? `${hub.name}.staging.bigcontent.io`],
   };
   const strings = [
     ...new Set([
