@@ -15,8 +15,8 @@ type Statement = BetterSqlite3.Statement;
  * better-sqlite3 13 is free of it, and 13 does not run on Node 20 (it crashes there).
  *
  * So the collector never finds one on its own: every database and every statement made on it
- * stays reachable from here (statements once per SQL text, as a cache: the set is bounded by
- * the code's queries). A closed database is let go only in a full collection run from here,
+ * stays reachable from here while the database is open (code whose SQL text varies prepares
+ * through stmt(), which makes each text once, so what is kept stays bounded by the code's queries). A closed database is let go only in a full collection run from here,
  * inside a context, where finalizing it is safe; what something else still holds is kept again
  * for the next one. At the process's end, Node's own cleanup hooks destroy what is left, safely.
  */
@@ -25,7 +25,10 @@ interface Kept {
   /** Strong while kept; null once let go (then `ref` says whether something else still holds it). */
   db: Db | null;
   ref: WeakRef<Db>;
-  statements: Map<string, Statement> | null;
+  /** Every statement prepared on it (ad hoc ones too: callers prepare through stmt() where the text varies, which makes each text once). */
+  statements: Statement[] | null;
+  /** pragma()'s own statements, one per text: nobody else holds them. */
+  pragmas: Map<string, Statement>;
   refs: WeakRef<Statement>[];
   closed: boolean;
 }
@@ -39,35 +42,29 @@ const MAX_LATER_MS = 120_000;
 
 /** Wraps `db` so that it and its statements stay reachable until it is closed and let go here. */
 export function keepNative(db: Db): Db {
-  const entry: Kept = { db, ref: new WeakRef(db), statements: new Map(), refs: [], closed: false };
+  const entry: Kept = { db, ref: new WeakRef(db), statements: [], pragmas: new Map(), refs: [], closed: false };
   kept.set(db, entry);
   const proto = Object.getPrototypeOf(db) as Db;
-  const remember = (key: string, make: () => Statement): Statement => {
-    const statements = entry.statements ?? (entry.statements = new Map());
-    let st = statements.get(key);
-    if (!st) {
-      st = make();
-      statements.set(key, st);
-      entry.refs.push(new WeakRef(st));
-    } else if (st.reader) {
-      // As a new statement would be: a caller's pluck() or raw() does not carry over.
-      st.pluck(false).raw(false);
-    }
+  const keep = (st: Statement): Statement => {
+    (entry.statements ??= []).push(st);
+    entry.refs.push(new WeakRef(st));
     return st;
   };
   Object.defineProperties(db, {
-    prepare: { configurable: true, writable: true, value: (sql: string) => remember(sql, () => proto.prepare.call(db, sql)) },
+    // A new statement each time, as better-sqlite3's own: a caller's pluck() or raw() is its own.
+    prepare: { configurable: true, writable: true, value: (sql: string) => keep(proto.prepare.call(db, sql)) },
     // better-sqlite3's own pragma() prepares a statement the caller never sees: kept too.
     pragma: {
       writable: true,
       configurable: true,
       value: (source: string, options: { simple?: boolean } = {}) => {
-        const st = remember(`\0pragma ${source}`, () => nativePrepare(db, `PRAGMA ${source}`));
+        let st = entry.pragmas.get(source);
+        if (!st) entry.pragmas.set(source, (st = keep(nativePrepare(db, `PRAGMA ${source}`))));
         if (!st.reader) {
           st.run();
           return options.simple ? undefined : [];
         }
-        return options.simple ? st.pluck().get() : st.all();
+        return options.simple ? st.pluck(true).get() : st.pluck(false).all();
       },
     },
     close: {
@@ -128,6 +125,7 @@ function letGo(): void {
     kept.delete(e.db!);
     e.db = null;
     e.statements = null;
+    e.pragmas.clear();
   }
   collect();
   for (const e of batch) {
@@ -136,7 +134,7 @@ function letGo(): void {
     if (!db && !live.length) continue;
     // Still held elsewhere (a service finishing its deliveries): kept for the next letting go.
     e.db = db ?? null;
-    e.statements = new Map(live.map((s, i) => [`\0live ${i}`, s]));
+    e.statements = live;
     e.refs = live.map((s) => new WeakRef(s));
     if (db) kept.set(db, e);
     closed.push(e);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { stmt } from './statements.js';
 import type { Db } from './db.js';
 
 export const ADMIN_CLIENT_ID = 'sandbox-admin';
@@ -22,12 +23,13 @@ export const newGeneration = (): string => randomBytes(9).toString('base64url');
 
 /** The well-known admin client and the key that signs this sandbox's tokens. */
 export function coreSeed(db: Db): void {
-  db.prepare('INSERT INTO sandbox_state (key, value) VALUES (?, ?)').run('signing-key', randomBytes(32).toString('base64'));
+  stmt(db, 'INSERT INTO sandbox_state (key, value) VALUES (?, ?)').run('signing-key', randomBytes(32).toString('base64'));
   seedAdminClient(db);
 }
 
 export function seedAdminClient(db: Db): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT OR IGNORE INTO clients (id, secret_hash, admin, permissions, label, created_date) VALUES (?, ?, 1, '[]', ?, ?)`,
   ).run(ADMIN_CLIENT_ID, hashSecret(ADMIN_CLIENT_SECRET), 'Sandbox administrator (every permission)', new Date().toISOString());
 }

@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { stmt } from './statements.js';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Db, type Migration } from './db.js';
@@ -30,7 +31,7 @@ export function saveSnapshot(db: Db, file: string, cmsVersion: string, now: Date
   removeStaleTemporaries(file);
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    db.prepare('VACUUM INTO ?').run(tmp);
+    stmt(db, 'VACUUM INTO ?').run(tmp);
     // It holds the signing key and every client's secret hash: private like the data directory.
     chmodSync(tmp, 0o600);
     const snap = openDatabase({ file: tmp, migrations: null });
@@ -219,7 +220,7 @@ export function restoreSnapshot(db: Db, file: string, migrations: readonly Migra
 }
 
 function copyInto(db: Db, file: string): void {
-  db.prepare('ATTACH DATABASE ? AS snap').run(file);
+  stmt(db, 'ATTACH DATABASE ? AS snap').run(file);
   // Foreign keys are whole again once every table is copied; checking each row on the way costs
   // most of a restore (the pragma only changes outside a transaction).
   const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
@@ -230,7 +231,7 @@ function copyInto(db: Db, file: string): void {
   try {
     db.transaction(() => {
       const list = (schema: string) =>
-        db.prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT IN ('migrations', 'sandbox_snapshot')`).all() as { name: string; sql: string | null }[];
+        stmt(db, `SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT IN ('migrations', 'sandbox_snapshot')`).all() as { name: string; sql: string | null }[];
       // Virtual tables (the search index) are dropped and created again from the snapshot, then
       // their shadow tables copied as any other: writing shadow tables under a live virtual
       // table would leave it reading the structure it cached.
@@ -243,13 +244,13 @@ function copyInto(db: Db, file: string): void {
         if (/^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')) continue;
         db.exec(`DELETE FROM main."${t.name}"`);
         if (!inSnapshot.has(t.name)) continue;
-        const cols = (db.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).pluck().all(t.name) as string[]).map((c) => `"${c}"`).join(', ');
+        const cols = (stmt(db, `SELECT name FROM pragma_table_info(?, 'main')`).pluck().all(t.name) as string[]).map((c) => `"${c}"`).join(', ');
         db.exec(`INSERT INTO main."${t.name}" (${cols}) SELECT ${cols} FROM snap."${t.name}"`);
       }
     }).immediate();
   } finally {
     db.unsafeMode(false);
     db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
-    db.prepare('DETACH DATABASE snap').run();
+    stmt(db, 'DETACH DATABASE snap').run();
   }
 }

@@ -318,7 +318,7 @@ export function indexPublishedKeys(db: Db): void {
     for (const row of rows) {
       const item = JSON.parse(row.data) as ContentItem;
       const key = publishedKey(db, item, undefined);
-      if (key !== null) db.prepare('UPDATE content_items SET published_delivery_key = ? WHERE seq = ?').run(key, row.seq);
+      if (key !== null) stmt(db, 'UPDATE content_items SET published_delivery_key = ? WHERE seq = ?').run(key, row.seq);
     }
     after = rows[rows.length - 1]!.seq;
   }

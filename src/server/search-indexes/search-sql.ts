@@ -1,4 +1,5 @@
 import type { Db } from '../core/db.js';
+import { stmt } from '../core/statements.js';
 
 // SQL built from fragments: values become `?` parameters in the order they appear, so a
 // statement assembled from many parts can never bind a parameter to the wrong placeholder.
@@ -37,12 +38,14 @@ export function joinSql(parts: readonly Sql[], separator: string): Sql {
   );
 }
 
-// Statements are prepared per call, not cached: their text varies with each query's shape.
+// Statements are made once per query shape (stmt): the shapes are the code's, values are parameters.
+// queryOne reads the first column itself: a shared statement's pluck() would reach queryRows.
 
 export function queryOne<T>(db: Db, query: Sql): T {
-  return db.prepare(query.text).pluck().get(...query.params) as T;
+  const row = stmt(db, query.text).pluck(false).get(...query.params) as Record<string, unknown> | undefined;
+  return (row === undefined ? undefined : Object.values(row)[0]) as T;
 }
 
 export function queryRows<T>(db: Db, query: Sql): T[] {
-  return db.prepare(query.text).all(...query.params) as T[];
+  return stmt(db, query.text).pluck(false).all(...query.params) as T[];
 }
