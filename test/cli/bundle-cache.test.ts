@@ -56,12 +56,14 @@ describe('the bundle code cache', () => {
     expect(cached(copy)).toBe(false);
   });
 
+  // --jitless: a flag V8 refuses the cache under on Node 20 and 24 alike (heap sizes stopped
+  // counting in Node 24), and one NODE_OPTIONS accepts.
   it('refused by V8 under other flags, the CLI compiles as usual', async () => {
-    expect(cached(bundle, ['--max-old-space-size=200'])).toBe(false);
+    expect(cached(bundle, ['--jitless'])).toBe(false);
     const home = new CliHome();
     try {
       expect((await home.run(['hub', 'create', '--name', 'flags', '--label', 'Flags'])).exitCode).toBe(0);
-      const res = await home.run(['hub', 'list'], { env: { NODE_OPTIONS: '--max-old-space-size=200' } });
+      const res = await home.run(['hub', 'list'], { env: { NODE_OPTIONS: '--jitless' } });
       expect(res.exitCode, res.stderr).toBe(0);
       expect(res.stdout).toContain('flags');
     } finally {
