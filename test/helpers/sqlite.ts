@@ -12,3 +12,17 @@ const Database = function Database(file?: string | Buffer, options?: BetterSqlit
 } as unknown as typeof BetterSqlite3;
 
 export default Database;
+
+/**
+ * The query plans (EXPLAIN QUERY PLAN, one line per statement) of the statements `db` prepares
+ * from now on whose SQL `matches`, run with `args(sql)` bound: to check a lookup searches an index.
+ */
+export function recordPlans(db: BetterSqlite3.Database, matches: (sql: string) => boolean, args: (sql: string) => unknown[]): string[] {
+  const plans: string[] = [];
+  const prepare = db.prepare.bind(db);
+  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
+    if (matches(sql)) plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args(sql)) as { detail: string }[]).map((r) => r.detail).join(' | '));
+    return prepare(sql);
+  };
+  return plans;
+}

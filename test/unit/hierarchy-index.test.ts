@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/core/db.js';
 import { migrations } from '../../src/server/migrations.js';
+import { recordPlans } from '../helpers/sqlite.js';
 import { hasHierarchyChildren, hierarchyChildren, items } from '../../src/server/items/store.js';
 
 // Hierarchy children (GET /hierarchy-node/{id}/children, each node's hasChildren) are found by the
@@ -10,15 +11,11 @@ import { hasHierarchyChildren, hierarchyChildren, items } from '../../src/server
 describe('hierarchy children lookup', () => {
   it('searches the (hub_id, parent) index', () => {
     const db = openDatabase({ migrations });
-    const plans: string[] = [];
-    const prepare = db.prepare.bind(db);
-    (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
-      if (/hierarchy\.parentId/.test(sql) && /^SELECT/.test(sql)) {
-        const args = sql.includes('LIMIT ?') ? ['hub', 'parent', 10] : ['hub', 'parent'];
-        plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' | '));
-      }
-      return prepare(sql);
-    };
+    const plans = recordPlans(
+      db,
+      (sql) => /hierarchy\.parentId/.test(sql) && /^SELECT/.test(sql),
+      (sql) => (sql.includes('LIMIT ?') ? ['hub', 'parent', 10] : ['hub', 'parent']),
+    );
     expect(hierarchyChildren(db, 'hub', 'parent', 10)).toEqual([]);
     expect(hasHierarchyChildren(db, 'hub', 'parent')).toBe(false);
     expect(plans).toHaveLength(2);
