@@ -24,6 +24,8 @@ export interface ItemResource {
  */
 const stateLabels = new Map<string, string>();
 const MAX_STATE_LABELS = 10_000;
+/** States one command reads the label of; the others show their ids. */
+const MAX_STATE_READS = 50;
 
 export const ITEM_COLUMNS = [
   col('id'),
@@ -67,6 +69,8 @@ function stateLabeller(client: ApiClient): (it: unknown) => Promise<void> {
     if (typeof state !== 'string' || !state) return;
     let found = byId.get(state);
     if (!found) {
+      // A hub has a handful of states; a service naming one per item gets no request per item.
+      if (byId.size >= MAX_STATE_READS) return;
       found = client.get<{ label?: unknown }>(`/workflow-states/${encodeURIComponent(state)}`).then(
         (s) => (typeof s.label === 'string' ? s.label : null),
         () => null,
