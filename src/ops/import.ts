@@ -4,7 +4,8 @@ import type { ApiClient } from '../core/client.js';
 import { ApiError, CliError, UsageError } from '../core/errors.js';
 import type { IO } from '../cli/io.js';
 import { isContentLink } from '../server/core/content-links.js';
-import { SECOND_PASS, type Place, type RunSteps } from './runs/run-steps.js';
+import { SECOND_PASS, reasonOf, type Place, type RunSteps } from './runs/run-steps.js';
+import { TransientRetries } from './runs/transient.js';
 import { canonicalJson, folderPath, folderProblem, type FolderInfo, type PlainItem, type RepositoryInfo } from './files/content-files.js';
 import { collect, folderTree } from './export.js';
 import { WorkGraph, type Unit } from './runs/item-graph.js';
@@ -353,15 +354,24 @@ class Importer {
     const stopWatching = governor.watch(this.client);
     queue.push(graph.start());
     if (graph.finished) queue.close();
+    // A unit the service refused for now (after the client's own retries) goes back in the queue
+    // later instead of failing, with the items linking to it still waiting on it. Nothing is
+    // journaled as done until it succeeds, so a kill meanwhile leaves it to --resume.
+    const retries = new TransientRetries();
     const worker = async (unit: Unit) => {
       let needsLinks = false;
+      const key = `${unit.phase === 'item' ? 'item:' : SECOND_PASS}${unit.id}`;
       try {
         needsLinks = unit.phase === 'item' ? await this.importItem(unit.id) : await this.completeLinks(unit.id);
         governor.success();
       } catch (err) {
         if (this.target.signal?.aborted) throw err;
+        if (retries.later(key, err, () => queue.push([unit]), this.target.signal)) {
+          this.run.progress.note(`${unit.id}: ${reasonOf(err)}; trying it again later in this run`);
+          return;
+        }
         this.failed.add(unit.id);
-        this.run.fail(`${unit.phase === 'item' ? 'item:' : SECOND_PASS}${unit.id}`, unit.id, err);
+        this.run.fail(key, unit.id, err);
       }
       queue.push(graph.finish(unit, needsLinks));
       if (graph.finished) queue.close();
@@ -369,6 +379,7 @@ class Importer {
     try {
       await runPool(queue, worker, governor, this.target.signal);
     } finally {
+      retries.cancel();
       stopWatching();
     }
   }
