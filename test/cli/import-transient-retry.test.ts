@@ -62,14 +62,14 @@ describe('a bulk run under transient refusals', () => {
 
   /** The import as a child process, resolved once it has said it will try an item again. */
   function startImport(profile: string) {
-    const child = execa(process.execPath, [BIN, '--profile', profile, 'item', 'import', dir, '-o', 'json'], { env: home.env, reject: false, timeout: 120_000 });
+    const child = execa(process.execPath, [BIN, '--profile', profile, 'item', 'import', dir, '--progress', 'json', '-o', 'json'], { env: home.env, reject: false, timeout: 120_000 });
     const retrying = new Promise<void>((resolve, reject) => {
       let err = '';
       child.stderr!.on('data', (c: Buffer) => {
         err += c.toString();
         if (/trying it again later/.test(err)) resolve();
       });
-      void child.then(() => reject(new Error(`the import ended without trying again: ${err.slice(-2000)}`)));
+      void child.then((r) => reject(new Error(`the import ended without trying again: ${err.slice(-2000)} ${String(r.stdout).slice(0, 1500)}`)));
     });
     return { child, retrying };
   }
