@@ -102,7 +102,7 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
     const usage = await home.run(['item', 'get', item.id, '--locale', 'en-US']);
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain('--delivered');
-    expect((await home.run(['item', 'get', '--help'])).stdout).toContain('--locale en-US,en-*');
+    expect((await home.run(['item', 'get', '--help'])).stdout).toContain("--locale 'en-US,en-*'");
   });
 
   it('bad --depth/--format are usage errors (exit 2)', async () => {

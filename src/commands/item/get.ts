@@ -20,7 +20,7 @@ export default defineCommand<{ hub?: string; version?: number; key?: string; del
     'cms item get --key news/launch',
     'cms item get 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --delivered',
     'cms item get --key news/launch --delivered --depth root --format linked',
-    'cms item get --key news/launch --delivered --locale en-US,en-*',
+    "cms item get --key news/launch --delivered --locale 'en-US,en-*'",
   ],
   args: [{ name: 'item', description: 'content item id (not needed with --key)' }],
   options: [
