@@ -176,6 +176,10 @@ describe('locale resolves localized fields (the vendor SDK configured with local
     expect(viaQuery).toMatchObject({ heading: 'Entwurf', links: [{ heading: 'Blatt' }] });
     // Without locale the staging query answers every value.
     expect(((await cd1OnStaging().getContentItemById(draft)).toJSON() as any).heading.values).toHaveLength(2);
+    // Rendering (the SDK adds ?locale= there too): the raw template shows the item as JSON.
+    const rendered = await new ContentClient({ account: hubName, baseUrl: srv.url, locale: 'de-DE' }).renderContentItem(draft, 'raw');
+    expect(rendered.body).toContain('&quot;heading&quot;: &quot;Entwurf&quot;');
+    expect(rendered.body).not.toContain('Draft');
     // The staging query on the sandbox's own origin takes it too.
     const iri = encodeURIComponent(JSON.stringify({ 'sys.iri': `http://content.cms.amplience.com/${draft}` }));
     const q = await raw('GET', `/cms/content/query?query=${iri}&fullBodyObject=true&scope=tree&store=${hubName}&locale=en-US`);
