@@ -484,6 +484,7 @@ complete -c cms -n '__cms_at item get' -l key -r -d 'find the item of the hub ho
 complete -c cms -n '__cms_at item get' -l delivered -d 'the published version, as Content Delivery 2 answers a site'
 complete -c cms -n '__cms_at item get' -l depth -xa 'root all' -d 'with --delivered: root (the item alone) or all (with its linked items)'
 complete -c cms -n '__cms_at item get' -l format -xa 'inlined linked' -d 'with --delivered: inlined (links replaced by items) or linked (linkedContent apart)'
+complete -c cms -n '__cms_at item get' -l locale -r -d 'with --delivered: localized fields as a site in this locale reads them (en-GB, or a list with wildcards: en-US,en-*,*)'
 complete -c cms -n '__cms_at item get' -l hub -xa '(__cms_values hubs)' -d 'hub to work in (default: CMS_HUB, the profile hub, or the only hub)'
 complete -c cms -n '__cms_at item graph' -l hub -xa '(__cms_values hubs)' -d 'the store (hub) to query; any hub when left out'
 complete -c cms -n '__cms_at item history' -l limit -r -d 'stop after n results (0 for all)'

@@ -459,6 +459,7 @@ _cms_opts=(
 --delivered:the published version, as Content Delivery 2 answers a site
 --depth:with --delivered\: root (the item alone) or all (with its linked items)
 --format:with --delivered\: inlined (links replaced by items) or linked (linkedContent apart)
+--locale:with --delivered\: localized fields as a site in this locale reads them (en-GB, or a list with wildcards\: en-US,en-*,*)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
   'cms item history' '--limit:stop after n results (0 for all)
@@ -1231,7 +1232,7 @@ _cms_valopts=(
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
-  'cms item get' ' --version --key --depth --format --hub '
+  'cms item get' ' --version --key --depth --format --locale --hub '
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
   'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '

@@ -80,6 +80,31 @@ describe('cms item publish/unpublish --wait and get --delivered', () => {
     expect(gone.stderr).not.toContain('[object Object]');
   });
 
+  it('--locale: localized fields as a site in that locale reads them (issue 31.1); bad lists exit 2', async () => {
+    const lv = (values: [string, string][]) => ({ _meta: { schema: 'http://bigcontent.io/cms/schema/v1/core#/definitions/localized-value' }, values: values.map(([locale, value]) => ({ locale, value })) });
+    const item = await s.api('POST', `/content-repositories/${s.repo.id}/content-items`, {
+      label: 'Localized',
+      body: { _meta: { schema: s.uri, deliveryKey: 'pages/localized' }, title: 'Localized', heading: lv([['en-US', 'Set'], ['de-DE', 'Satz'], ['en-GB', 'Set (GB)']]) },
+    });
+    await home.json(['item', 'publish', item.id, '--wait', '--timeout', '30s']);
+    expect((await home.json(['item', 'get', item.id, '--delivered', '--locale', 'en-US,en-*'])).content.heading).toBe('Set');
+    expect((await home.json(['item', 'get', '--key', 'pages/localized', '--delivered', '--hub', 'site', '--locale', 'fr-FR,en-GB'])).content.heading).toBe('Set (GB)');
+    expect((await home.json(['item', 'get', item.id, '--delivered', '--locale', 'de-*'])).content.heading).toBe('Satz');
+    expect((await home.json(['item', 'get', item.id, '--delivered', '--locale', 'fr-FR'])).content.heading).toBeNull();
+    // Without --locale: every value, as stored.
+    expect((await home.json(['item', 'get', item.id, '--delivered'])).content.heading.values).toHaveLength(3);
+    // A malformed list: the service's 400 naming locale, exit 2, one line, no stack.
+    const bad = await home.run(['item', 'get', item.id, '--delivered', '--locale', 'english']);
+    expect(bad.exitCode, bad.stderr).toBe(2);
+    expect(bad.stderr).toContain('locale');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    // --locale shapes what a site reads: without --delivered it is a usage error.
+    const usage = await home.run(['item', 'get', item.id, '--locale', 'en-US']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toContain('--delivered');
+    expect((await home.run(['item', 'get', '--help'])).stdout).toContain("--locale 'en-US,en-*'");
+  });
+
   it('bad --depth/--format are usage errors (exit 2)', async () => {
     expect((await home.run(['item', 'get', s.page.id, '--delivered', '--depth', 'deep'])).exitCode).toBe(2);
     expect((await home.run(['item', 'get', s.page.id, '--delivered', '--format', 'xml'])).exitCode).toBe(2);

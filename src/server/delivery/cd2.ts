@@ -1,6 +1,7 @@
 import { isContentLink } from '../core/content-links.js';
 import { GRAPH_LIMITS } from './graph.js';
 import { invalidParameter } from './errors.js';
+import { parseLocaleList, type LocaleEntry } from './locale.js';
 import type { Delivered, StagedContent } from './resolve.js';
 
 // Content Delivery 2 answers (the shapes the vendor's delivery SDK reads): `{content}` for one
@@ -12,7 +13,9 @@ import type { Delivered, StagedContent } from './resolve.js';
 export interface DeliveryParams {
   depth: 'root' | 'all';
   format: 'inlined' | 'linked';
+  /** The list as sent (it names cached answers) and as parsed. */
   locale?: string;
+  locales?: readonly LocaleEntry[];
 }
 
 const DEPTHS = ['root', 'all'] as const;
@@ -25,8 +28,11 @@ export function deliveryParams(get: (name: string) => unknown, defaults: Deliver
   const locale = get('locale') ?? undefined;
   if (!DEPTHS.includes(depth as never)) throw invalidParameter(`depth must be one of ${DEPTHS.join(', ')}`, { parameter: 'depth', value: depth });
   if (!FORMATS.includes(format as never)) throw invalidParameter(`format must be one of ${FORMATS.join(', ')}`, { parameter: 'format', value: format });
-  if (locale !== undefined && (typeof locale !== 'string' || !/^[A-Za-z0-9_,-]{1,64}$/.test(locale))) throw invalidParameter('locale must be a locale such as en-GB (or a list of them)', { parameter: 'locale', value: locale });
-  return { depth: depth as DeliveryParams['depth'], format: format as DeliveryParams['format'], ...(locale ? { locale: locale as string } : {}) };
+  // An empty locale is none: the vendor's storefront sends `locale=` when its site has no locale set.
+  if (locale === undefined || locale === '') return { depth: depth as DeliveryParams['depth'], format: format as DeliveryParams['format'] };
+  const list = parseLocaleList(locale);
+  if ('problem' in list) throw invalidParameter(list.problem, { parameter: 'locale', value: typeof locale === 'string' ? locale.slice(0, 256) : null });
+  return { depth: depth as DeliveryParams['depth'], format: format as DeliveryParams['format'], locale: locale as string, locales: list.entries };
 }
 
 export interface ItemResponse {

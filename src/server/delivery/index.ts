@@ -5,3 +5,4 @@ export { stagingViewPoint } from './preview.js';
 export { IRI_BASE } from './iri.js';
 export { queryResult } from './jsonld.js';
 export { type Delivered, type StagedContent, deliveredContent, stagedContent } from './resolve.js';
+export { type LocaleEntry, parseLocaleList } from './locale.js';

@@ -6,6 +6,7 @@ import { slotSnapshotIds } from '../editions/index.js';
 import { isDelivered, itemVersion, items, type ContentItem } from '../items/index.js';
 import { snapshots } from '../snapshots/index.js';
 import { liveEditionSlot, type LiveEditionSlot } from './live.js';
+import { localizeBody, type LocaleEntry } from './locale.js';
 
 // Content as the delivery side serves it: an item's body fields plus _meta with its delivery id,
 // and the items it links to. Two views of one store: `latest` (staging: each item as it is now)
@@ -35,9 +36,11 @@ export interface StagedContent {
 
 type Resolve = (id: string) => ContentItem | undefined;
 
-function delivered(item: ContentItem, body: ContentItem['body']): Delivered {
+/** An item's body as delivered; with a locale list, its localized fields resolved (before links are followed, so only the chosen values' links are). */
+function delivered(item: ContentItem, body: ContentItem['body'], locales?: readonly LocaleEntry[]): Delivered {
   const meta = { ...body._meta, deliveryId: item.deliveryId, ...(item.deliveryKey ? { deliveryKey: item.deliveryKey } : {}) };
-  return { id: item.id, label: item.label, json: { ...body, _meta: meta } };
+  const json = { ...body, _meta: meta };
+  return { id: item.id, label: item.label, json: locales ? localizeBody(json, locales) : json };
 }
 
 /** The item at the version its last publish made live; undefined when it is not delivered. */
@@ -90,12 +93,12 @@ function editionView(db: Db, live: LiveEditionSlot, fallback: Resolve): { body: 
 }
 
 /** Items reachable from the root through content links, each once, within the root's hub (bounded: graph.ts). */
-function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Map<string, number>): Map<string, Delivered> {
+function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Map<string, number>, locales?: readonly LocaleEntry[]): Map<string, Delivered> {
   return linkedGraph(
     root,
     (id) => {
       const item = resolve(id);
-      return item && item.hubId === hubId ? delivered(item, item.body) : undefined;
+      return item && item.hubId === hubId ? delivered(item, item.body, locales) : undefined;
     },
     undefined,
     sizes,
@@ -104,9 +107,10 @@ function linkedItems(root: Delivered, hubId: string, resolve: Resolve, sizes: Ma
 
 /**
  * What delivery serves for an item (or slot) at `atMs` in a view; null when the item is not
- * delivered there. `linked: false` skips the linked items (depth root).
+ * delivered there. `linked: false` skips the linked items (depth root). `locales`: a parsed
+ * locale list (locale.ts) resolving every node's localized fields.
  */
-export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true, pins?: Pins): StagedContent | null {
+export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: DeliveryView, linked = true, pins?: Pins, locales?: readonly LocaleEntry[]): StagedContent | null {
   if (item.status !== 'ACTIVE') return null;
   const fallback = viewResolver(db, view, pins);
   const live = liveEditionSlot(db, item.id, atMs);
@@ -117,20 +121,20 @@ export function deliveredContent(db: Db, item: ContentItem, atMs: number, view: 
     resolve = edition.resolve;
     // The slot's own key as the view has it: on the published side, its published version's.
     const keyed = view === 'latest' ? item : (publishedVersion(db, item) ?? { ...item, deliveryKey: null });
-    root = delivered(keyed, edition.body);
+    root = delivered(keyed, edition.body, locales);
     // The edition that published what the slot shows, as the hosted service's _meta says it (the SDK's ContentMeta.edition).
     root.json._meta.edition = { id: live.edition.id, start: live.edition.start, end: live.edition.end };
   } else {
     const shown = shownVersion(db, item, view, pins);
     if (!shown) return null;
-    root = delivered(shown, shown.body);
+    root = delivered(shown, shown.body, locales);
   }
   const edition = live ? { id: live.edition.id, start: live.edition.start, end: live.edition.end } : undefined;
   const sizes = new Map<string, number>();
-  return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes) : new Map(), sizes, ...(edition ? { edition } : {}) };
+  return { root, linked: linked ? linkedItems(root, item.hubId, resolve, sizes, locales) : new Map(), sizes, ...(edition ? { edition } : {}) };
 }
 
 /** What staging serves for an item (or slot) at `atMs`: the latest versions (a snapshot preview's pinned ones). */
-export function stagedContent(db: Db, item: ContentItem, atMs: number, pins?: Pins): StagedContent {
-  return deliveredContent(db, item, atMs, 'latest', true, pins)!;
+export function stagedContent(db: Db, item: ContentItem, atMs: number, pins?: Pins, locales?: readonly LocaleEntry[]): StagedContent {
+  return deliveredContent(db, item, atMs, 'latest', true, pins, locales)!;
 }

@@ -3,6 +3,7 @@ import { ServiceError } from '../core/errors.js';
 import { hubs, type Hub } from '../hubs/index.js';
 import { itemByPublishedKey, items, type ContentItem } from '../items/index.js';
 import { deliveryParams, itemResponse, type DeliveryParams, type ItemResponse } from './cd2.js';
+import { localizeBody } from './locale.js';
 import { DeliveryError, contentNotFound, invalidParameter } from './errors.js';
 import { hubOfHost, parsePreview, previewDomain, stagingHub } from './host.js';
 import { stagingViewPoint, type ViewPoint } from './preview.js';
@@ -100,7 +101,7 @@ function delivering(handler: (ctx: RequestContext) => Reply) {
 
 function deliver(ctx: RequestContext, s: Scope, item: ContentItem | undefined, params: DeliveryParams): ItemResponse | null {
   if (!item || item.hubId !== s.hub.id) return null;
-  const staged = deliveredContent(ctx.db, item, s.point?.atMs ?? ctx.now(), s.view, params.depth === 'all', s.point?.pins);
+  const staged = deliveredContent(ctx.db, item, s.point?.atMs ?? ctx.now(), s.view, params.depth === 'all', s.point?.pins, params.locales);
   return staged && itemResponse(staged, params);
 }
 
@@ -230,12 +231,19 @@ interface Sort {
   order: 'ASC' | 'DESC';
 }
 
+/** ASC or DESC read without regard to case (the vendor's SDK sends ASC, its storefront asc); null for anything else. */
+function sortOrder(raw: unknown): Sort['order'] | null {
+  if (typeof raw !== 'string' || raw.length > 4) return null;
+  const order = raw.toUpperCase();
+  return order === 'ASC' || order === 'DESC' ? order : null;
+}
+
 function sortOf(body: Record<string, unknown>): Sort | null {
   const s = body.sortBy as { key?: unknown; order?: unknown } | undefined;
   if (s === undefined) return null;
   if (!s || typeof s !== 'object' || typeof s.key !== 'string' || s.key.length < 1 || s.key.length > 256) throw invalidParameter('sortBy must be {"key": "<sort key>", "order": "ASC"|"DESC"}');
-  const order = s.order ?? 'ASC';
-  if (order !== 'ASC' && order !== 'DESC') throw invalidParameter('sortBy.order must be ASC or DESC');
+  const order = sortOrder(s.order ?? 'ASC');
+  if (!order) throw invalidParameter('sortBy.order must be ASC or DESC (in any case)', { parameter: 'sortBy.order', value: typeof s.order === 'string' ? s.order.slice(0, 64) : null });
   return { key: s.key, order };
 }
 
@@ -334,10 +342,12 @@ export const descendants = delivering((ctx) => {
   const offset = cursor === null ? 0 : decodeCursor(cursor);
   if (offset === null) throw invalidParameter('pageCursor is not a cursor this API gave', { parameter: 'pageCursor' });
   const sortKey = ctx.query.get('sortByKey');
-  const order = ctx.query.get('sortByOrder') ?? 'ASC';
-  if (order !== 'ASC' && order !== 'DESC') throw invalidParameter('sortByOrder must be ASC or DESC', { parameter: 'sortByOrder', value: order.slice(0, 64) });
+  const rawOrder = ctx.query.get('sortByOrder') ?? 'ASC';
+  const order = sortOrder(rawOrder);
+  if (!order) throw invalidParameter('sortByOrder must be ASC or DESC (in any case)', { parameter: 'sortByOrder', value: rawOrder.slice(0, 64) });
   if (sortKey !== null && (sortKey.length < 1 || sortKey.length > 256)) throw invalidParameter('sortByKey must be a sort key', { parameter: 'sortByKey' });
-  deliveryParams((name) => ctx.query.get(name) ?? undefined);
+  // Nodes are read (and sorted) as stored; those answered have their localized fields resolved for `locale`.
+  const { locales } = deliveryParams((name) => ctx.query.get(name) ?? undefined);
 
   const top = ctx.params.id !== undefined ? deliver(ctx, s, items(ctx.db).get(ctx.params.id), root) : byKeyItem(ctx, s, ctx.params.key!, root);
   if (!top) throw contentNotFound(ctx.params.id !== undefined ? { deliveryId: ctx.params.id } : { deliveryKey: ctx.params.key! });
@@ -375,7 +385,7 @@ export const descendants = delivering((ctx) => {
     }
     level = next;
   }
-  const responses = found.slice(offset, offset + size).map((content) => ({ content }));
+  const responses = found.slice(offset, offset + size).map((content) => ({ content: locales ? localizeBody(content, locales) : content }));
   const more = offset + size < found.length;
   return answer({ responses, page: { responseCount: responses.length, ...(more ? { cursor: encodeCursor(offset + size) } : {}) } });
 });

@@ -9,16 +9,18 @@ export const DIALECT_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/schema#?$/;
 /** JSON Schema draft-07, the other dialect the service accepts (identity in $id). */
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 export const DRAFT_07_PATTERN = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+/** Plain JSON Schema draft-04 (identity in `id`), read like the service dialect: the vendor's sample blog ships its schemas so. */
+export const DRAFT_04_PATTERN = /^https?:\/\/json-schema\.org\/draft-04\/schema#?$/;
 export const CORE_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/core(#.*)?$/;
 export const LOCALIZATION_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/localization(#.*)?$/;
 /** A reference to one of the service's own documents (core or localization), on any host. */
 export const SERVICE_REF_PATTERN = /^https?:\/\/[^/]+\/cms\/schema\/v1\/(core|localization)(#.*)?$/;
 
-/** The JSON Schema draft a document's $schema declares, or undefined when it is neither accepted dialect. */
+/** The JSON Schema draft a document's $schema declares, or undefined when it is none of the accepted dialects. */
 export type Draft = 'draft-04' | 'draft-07';
 export function draftOf(dialect: unknown): Draft | undefined {
   if (typeof dialect !== 'string') return undefined;
-  if (DIALECT_PATTERN.test(dialect)) return 'draft-04';
+  if (DIALECT_PATTERN.test(dialect) || DRAFT_04_PATTERN.test(dialect)) return 'draft-04';
   if (DRAFT_07_PATTERN.test(dialect)) return 'draft-07';
   return undefined;
 }

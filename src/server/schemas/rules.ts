@@ -9,8 +9,8 @@ const CHOOSER = /\/cms\/schema\/v1\/core#\/definitions\/(image-link|video-link)$
 
 /**
  * Checks a content type schema document for a hub and returns it parsed: JSON, a dialect the
- * service accepts as $schema (the service dialect, draft-04 style with its identity in `id`, or
- * JSON Schema draft-07 with its identity in `$id`), an identity equal to schemaId, JSON Schema of
+ * service accepts as $schema (the service dialect or plain JSON Schema draft-04, both with their
+ * identity in `id`, or JSON Schema draft-07 with its identity in `$id`), an identity equal to schemaId, JSON Schema of
  * that draft, type object when a type is given (a slot must give it; a definitions-only document
  * is a PARTIAL or a CONTENT_TYPE), patterns RE2 can run, and for the SLOT validation level no
  * image or video chooser property. References to other schemas of the hub may name schemas not
@@ -28,7 +28,7 @@ export function checkSchemaDocument(db: Db, hubId: string, schemaId: string, bod
   }
   const schema = read.doc;
   const draft = draftOf(schema.$schema);
-  if (!draft) fail('body.$schema', `must be the service dialect (…/cms/schema/v1/schema#) or JSON Schema draft-07 (${DRAFT_07})`, schema.$schema ?? null);
+  if (!draft) fail('body.$schema', `must be the service dialect (…/cms/schema/v1/schema#), JSON Schema draft-04 (http://json-schema.org/draft-04/schema#) or draft-07 (${DRAFT_07})`, schema.$schema ?? null);
   const identityKey = draft === 'draft-07' ? '$id' : 'id';
   const id = schemaDocumentId(schema);
   if (id === undefined) fail(`body.${identityKey}`, 'is required: the schema id URL', schema.id ?? schema.$id ?? null);

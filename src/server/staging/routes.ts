@@ -3,7 +3,7 @@ import { badRequest, notFound, serviceError, validationFailed, type ErrorDetail 
 import { link } from '../core/hal.js';
 import { hubs, type Hub } from '../hubs/index.js';
 import { items, type ContentItem } from '../items/index.js';
-import { IRI_BASE, queryResult, stagedContent, stagingHub, stagingViewPoint } from '../delivery/index.js';
+import { IRI_BASE, parseLocaleList, queryResult, stagedContent, stagingHub, stagingViewPoint, type LocaleEntry } from '../delivery/index.js';
 import { RENDERED_PAGE_HEADERS, contentHtml, escapeHtml } from './html.js';
 import { MAX_TEMPLATE_CHARS, TEMPLATE_NAME, deleteTemplate, findTemplate, hubTemplates, isBuiltIn, saveTemplate, type Template, fill } from './templates.js';
 
@@ -35,17 +35,27 @@ function templateNamed(ctx: RequestContext, hubId: string, name: string): Templa
   });
 }
 
+/** The `locale` list of a staging request (what the SDK adds when `locale` is configured); 400 naming it when malformed. Empty is none. */
+function localesOf(ctx: RequestContext): LocaleEntry[] | undefined {
+  const raw = ctx.query.get('locale');
+  if (raw === null || raw === '') return undefined;
+  const list = parseLocaleList(raw);
+  if ('problem' in list) throw badRequest(list.problem, { property: 'locale', invalidValue: raw.slice(0, 256) });
+  return list.entries;
+}
+
 /**
  * GET /v1/content/{store}/content-item/{id}?template=: the item (or slot) rendered with the named
- * wrapper template (locale and crparam.* are accepted; the sandbox's templates do not read them).
- * X-Amp-Edition-* name the edition a slot shows.
+ * wrapper template, its localized fields resolved for `locale` (crparam.* are accepted; the
+ * sandbox's templates do not read them). X-Amp-Edition-* name the edition a slot shows.
  */
 export function render(ctx: RequestContext): Reply {
   const hub = storeHub(ctx, ctx.params.store!)!;
   const item = stagedItem(ctx, hub);
   const template = templateNamed(ctx, item.hubId, ctx.query.get('template') || 'default');
+  const locales = localesOf(ctx);
   const point = stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id);
-  const staged = stagedContent(ctx.db, item, point.atMs, point.pins);
+  const staged = stagedContent(ctx.db, item, point.atMs, point.pins, locales);
   const content = template.content === 'json' ? escapeHtml(JSON.stringify(queryResult(staged), null, 2)) : contentHtml(staged);
   const edition: Record<string, string> = staged.edition
     ? { 'X-Amp-Edition-ID': staged.edition.id, 'X-Amp-Edition-Start-Time': staged.edition.start, 'X-Amp-Edition-End-Time': staged.edition.end }
@@ -89,14 +99,15 @@ function storeHub(ctx: RequestContext, store: string | null): Hub | undefined {
   });
 }
 
-/** GET /cms/content/query?store=&query=: the item the iri names with its linked items, as JSON-LD (empty when none). */
+/** GET /cms/content/query?store=&query=&locale=: the item the iri names with its linked items, as JSON-LD (empty when none), localized fields resolved for `locale`. */
 export function query(ctx: RequestContext) {
   const iri = iriOf(ctx.query.get('query'));
+  const locales = localesOf(ctx);
   const hub = storeHub(ctx, ctx.query.get('store'));
   const item = iri.startsWith(IRI_BASE) ? items(ctx.db).get(iri.slice(IRI_BASE.length)) : undefined;
   const visible = item !== undefined && item.status === 'ACTIVE' && (!hub || item.hubId === hub.id);
   const point = hub ? stagingViewPoint(ctx.db, ctx.url, ctx.now(), hub.id) : { atMs: ctx.now() };
-  return ok(queryResult(visible ? stagedContent(ctx.db, item, point.atMs, point.pins) : null));
+  return ok(queryResult(visible ? stagedContent(ctx.db, item, point.atMs, point.pins, locales) : null));
 }
 
 // Templates of a hub, on the sandbox admin prefix.

@@ -63,7 +63,7 @@ describe('create', () => {
   it.each([
     ['body', (id: string) => ({ schemaId: id, body: '{"$schema": ' })],
     ['body', (id: string) => ({ schemaId: id, body: '[1, 2]' })],
-    ['body.$schema', (id: string) => ({ schemaId: id, body: schemaDoc(id, { $schema: 'http://json-schema.org/draft-04/schema#' }) })],
+    ['body.$schema', (id: string) => ({ schemaId: id, body: schemaDoc(id, { $schema: 'http://json-schema.org/draft-03/schema#' }) })],
     ['body.$schema', (id: string) => ({ schemaId: id, body: schemaDoc(id, { $schema: undefined }) })],
     ['body.id', (id: string) => ({ schemaId: id, body: schemaDoc(`${id}.other`) })],
     ['body.id', (id: string) => ({ schemaId: id, body: schemaDoc(id, { id: undefined }) })],
