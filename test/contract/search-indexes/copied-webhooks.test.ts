@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamicContent, SearchIndex, Webhook } from 'dc-management-sdk-js';
-import { Api, startServer, unique, type TestServer } from '../../helpers/server.js';
+import { Api, createHub, startServer, unique, type TestServer } from '../../helpers/server.js';
 import { expectError } from '../../helpers/assert.js';
-import { publishItem, queryPath, searchSetup, type SearchSetup } from '../../helpers/search-indexes.js';
+import { createContentRepo, createContentType, SCHEMA_HOST } from '../../helpers/content.js';
+import { createIndex, enableSearchModule, publishItem, queryPath, type SearchSetup } from '../../helpers/search-indexes.js';
 
 // Issue 31.4: the vendor's CLI (`dc-cli hub clone`, `search-index import --webhooks`) creates an
 // index in the destination hub, then updates each of that index's own webhooks with the source
@@ -18,11 +19,23 @@ let B: SearchSetup;
 let restricted: Api;
 let dc: DynamicContent;
 
+/** A hub with content type `uri` and an index it is assigned to: two such hubs are a source and its clone. */
+async function searchHub(uri: string): Promise<SearchSetup> {
+  const hubId = (await createHub(admin)).id;
+  const type = await createContentType(admin, hubId, uri);
+  const repo = await createContentRepo(admin, hubId, type.id);
+  await enableSearchModule(admin, hubId);
+  const hubName = (await admin.get(`/hubs/${hubId}`)).body.name;
+  const index = await createIndex(admin, hubId, { assignedContentTypes: [{ contentTypeUri: uri }] });
+  return { hubId, repoId: repo.id, typeId: type.id, uri, hubName, index };
+}
+
 beforeAll(async () => {
   srv = await startServer();
   admin = await new Api(srv.url).login();
-  A = await searchSetup(admin);
-  B = await searchSetup(admin);
+  const uri = `${SCHEMA_HOST}/${unique('cloned')}.json`;
+  A = await searchHub(uri);
+  B = await searchHub(uri);
   const fn = ['WEBHOOK:READ', 'WEBHOOK:CREATE', 'WEBHOOK:EDIT', 'CONTENT_ITEM:READ', 'CONTENT_ITEM:CREATE', 'CONTENT_ITEM:PUBLISH'].map((p) => `CONTENT:FUNCTIONAL:${p}`);
   restricted = await admin.client(unique('hub-a-only'), fn, [
     { resource: 'hubs', id: A.hubId, permissions: ['READ', 'EDIT'] },
