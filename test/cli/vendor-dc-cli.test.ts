@@ -29,8 +29,12 @@ const s: Record<string, any> = {};
 
 const all = async (path: string, key: string, query = '') => ((await ok(api.get(`${path}?size=500${query}`)))._embedded?.[key] ?? []) as any[];
 
-/** Runs the vendor's CLI with the sandbox's credentials; throws with its log unless it exits 0. */
-async function dcCli(args: string[], opts: { expectExit?: number } = {}) {
+/**
+ * Runs the vendor's CLI with the sandbox's credentials; throws with its output unless it exits 0
+ * without a failed step or an error line (it exits 0 when a step of hub clone fails) and without
+ * asking a question (every run here must go through unattended).
+ */
+async function dcCli(args: string[]) {
   const logFile = join(work, `log-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
   const res = await execa(DC_CLI, [...args, '--clientId', 'sandbox-admin', '--clientSecret', 'sandbox-secret', '--logFile', logFile], {
     env: { API_URL: `${served.url}/v2/content`, AUTH_URL: served.url, HOME: join(work, 'home'), FORCE_COLOR: '0', NO_COLOR: '1' },
@@ -43,7 +47,7 @@ async function dcCli(args: string[], opts: { expectExit?: number } = {}) {
   const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
   const exit = res.exitCode ?? -1;
   const text = `${res.stdout}\n${res.stderr}\n${log}`;
-  if (exit !== (opts.expectExit ?? 0) || /Failed\. Terminating|^ERROR/m.test(log)) throw new Error(`dc-cli ${args.join(' ')} exited ${exit}:\n${text.slice(-6000)}`);
+  if (exit !== 0 || /Failed\. Terminating|^ERROR|\(y\/n\)/m.test(text)) throw new Error(`dc-cli ${args.join(' ')} exited ${exit}:\n${text.slice(-6000)}`);
   return { exit, text, log };
 }
 
