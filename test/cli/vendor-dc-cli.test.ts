@@ -88,7 +88,7 @@ async function buildSource(): Promise<void> {
 }
 
 /** A link to a snapshot as the vendor's app writes it into slot content: its root item and `locked` in `_meta`. */
-const snapshotLink = (snapshotId: string, rootItemId: string) => ({ _meta: { schema: `${CORE}/content-link`, rootContentItemId: rootItemId, locked: 'true' }, contentType: URI, id: snapshotId });
+const snapshotLink = (snapshotId: string, rootItemId: string) => ({ _meta: { schema: `${CORE}/content-link`, rootContentItemId: rootItemId, locked: true }, contentType: URI, id: snapshotId });
 
 /** A repository with the types assigned (the vendor's CLI matches repositories by label; it does not create them). */
 async function repo(hubId: string, name: string, typeIds: string[], feature?: string) {
