@@ -18,7 +18,6 @@ import { serveSandbox, type ServedSandbox } from '../helpers/serve.js';
 const DC_CLI = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'dc-cli');
 const URI = `${SCHEMA_HOST}/dc-article.json`;
 const SLOT_URI = `${SCHEMA_HOST}/dc-hero-slot.json`;
-const CORE = 'http://bigcontent.io/cms/schema/v1/core#/definitions';
 const DAY = 86_400_000;
 
 const home = new CliHome();
@@ -81,14 +80,14 @@ async function buildSource(): Promise<void> {
   s.edition = await ok(api.post(`/events/${s.event.id}/editions`, { name: 'Day one', start: iso(2), end: iso(4), comment: 'first' }));
   [s.snapshot] = (await ok(api.post(`${h}/snapshots/batch`, [{ comment: 'hero content', createdFrom: 'content-item', type: 'GENERATED', contentRoot: s.A.id }]))).snapshots;
   const [editionSlot] = (await ok(api.post(`/editions/${s.edition.id}/slots`, [{ slot: s.slot.id }])))._embedded['edition-slots'];
-  await ok(api.put(`/editions/${s.edition.id}/slots/${editionSlot.id}/content`, { body: { _meta: { schema: SLOT_URI, name: 'slot' }, slot: snapshotLink(s.snapshot.id, s.A.id) } }));
+  // Filled by our own CLI: the vendor's CLI must be able to clone what `cms` writes.
+  expect((await home.run(['login', '--api-url', served.url, '--client-id', 'sandbox-admin', '--client-secret', 'sandbox-secret'])).exitCode).toBe(0);
+  const filled = await home.run(['edition', 'slot-content', s.edition.id, editionSlot.id, '--snapshot', s.snapshot.id]);
+  expect(filled.exitCode, filled.stderr).toBe(0);
 
   s.index = await ok(api.post(`${h}/search-indexes`, { suffix: 'articles', label: 'Articles', type: 'PRODUCTION', assignedContentTypes: [{ contentTypeUri: URI }] }));
   await ok(api.patch(`${h}/search-indexes/${s.index.id}/settings`, { searchableAttributes: ['title'] }));
 }
-
-/** A link to a snapshot as the vendor's app writes it into slot content: its root item and `locked` in `_meta`. */
-const snapshotLink = (snapshotId: string, rootItemId: string) => ({ _meta: { schema: `${CORE}/content-link`, rootContentItemId: rootItemId, locked: true }, contentType: URI, id: snapshotId });
 
 /** A repository with the types assigned (the vendor's CLI matches repositories by label; it does not create them). */
 async function repo(hubId: string, name: string, typeIds: string[], feature?: string) {
@@ -230,6 +229,7 @@ describe("the vendor's CLI: hub clone, a second clone, hub clean", () => {
     expect(copy.editions.map((e) => [e.name, e.start, e.end, e.comment])).toEqual(source.editions.map((e) => [e.name, e.start, e.end, e.comment]));
     expect(copy.slots).toHaveLength(1);
     expect(copy.slots[0].slotId).toBe(items['Home hero'].id);
+    expect(source.slots[0].content.body.slot._meta.rootContentItemId).toBe(s.A.id);
     const link = copy.slots[0].content.body.slot;
     expect(link._meta.rootContentItemId).toBe(items.A.id);
     const snapshot = await ok(api.get(`/snapshots/${link.id}`));
