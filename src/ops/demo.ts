@@ -178,7 +178,7 @@ async function planAnEdition(
     const snapshot = await client.post<{ id: string }>(`/hubs/${m.hubId}/snapshots`, { comment: 'Launch content', createdFrom: 'content-item', type: 'USER', contentRoot: m.heroId });
     const assigned = await client.post<{ _embedded: { 'edition-slots': { id: string }[] } }>(`/editions/${edition.id}/slots`, [{ slot: slot.id }]);
     const editionSlot = assigned._embedded['edition-slots'][0]!;
-    await client.put(`/editions/${edition.id}/slots/${editionSlot.id}/content`, { body: { _meta: { schema: m.slotUri, name: 'home-hero' }, hero: { _meta: { schema: `${m.core}/content-link` }, contentType: m.articleUri, id: snapshot.id } } });
+    await client.put(`/editions/${edition.id}/slots/${editionSlot.id}/content`, { body: { _meta: { schema: m.slotUri, name: 'home-hero' }, hero: { _meta: { schema: `${m.core}/content-link`, rootContentItemId: m.heroId }, contentType: m.articleUri, id: snapshot.id } } });
     say(`edition 'Launch day' starts ${start}; slot 'Home hero' shows a snapshot of the announcement and the article it links to`);
 
     step('Schedule it');

@@ -90,7 +90,8 @@ async function buildSource(api: Api): Promise<void> {
   s.dayTwo = await ok(api.post(`/events/${s.event.id}/editions`, { name: 'Day two', start: iso(5), end: iso(7) }));
   // GENERATED, as clients make snapshots of linked content: only the batch endpoint creates that type.
   [s.snapshot] = (await ok(api.post(`/hubs/${hub.id}/snapshots/batch`, [{ comment: 'hero content', createdFrom: 'content-item', type: 'GENERATED', contentRoot: s.A.id }]))).snapshots;
-  const slotContent = (snapshotId: string) => ({ body: { _meta: { schema: SLOT_URI, name: 'slot' }, slot: { _meta: { schema: `${CORE}/content-link` }, contentType: URI, id: snapshotId } } });
+  // Links as the vendor's app writes them into slots: the snapshot's root item in _meta (it must name the copy on the target).
+  const slotContent = (snapshotId: string) => ({ body: { _meta: { schema: SLOT_URI, name: 'slot' }, slot: { _meta: { schema: `${CORE}/content-link`, rootContentItemId: s.A.id, locked: true }, contentType: URI, id: snapshotId } } });
   for (const edition of [s.dayOne, s.dayTwo]) {
     const [slot] = (await ok(api.post(`/editions/${edition.id}/slots`, [{ slot: s.slot.id }])))._embedded['edition-slots'];
     await ok(api.put(`/editions/${edition.id}/slots/${slot.id}/content`, slotContent(s.snapshot.id)));

@@ -85,7 +85,8 @@ describe('cms edition slots, slot-content, content, conflicts, resolve and colli
 
     const v1 = await json(['snapshot', 'create', '--root', items[1].id, '--comment', 'v1']);
     const filled = await json(['edition', 'slot-content', first.id, editionSlot.id, '--snapshot', v1.id]);
-    expect(filled).toMatchObject({ status: 'VALID', empty: false, content: { body: { _meta: { schema: setup.slotUri }, slot: { id: v1.id, contentType: setup.uri } } } });
+    // The link names its snapshot's root item as the vendor's app writes it (the vendor's CLI reads it to clone events).
+    expect(filled).toMatchObject({ status: 'VALID', empty: false, content: { body: { _meta: { schema: setup.slotUri }, slot: { _meta: { rootContentItemId: items[1].id }, id: v1.id, contentType: setup.uri } } } });
     const listed = await json(['edition', 'slot-content', first.id, editionSlot.id, '--property', 'slotContent', '--snapshot', v1.id, '--snapshot', v1.id]);
     expect(listed.content.body.slotContent.map((l: { id: string }) => l.id)).toEqual([v1.id, v1.id]);
     const fromFile = await json(['edition', 'slot-content', first.id, editionSlot.id, '--body-file', file('slot.json', { _meta: { schema: setup.slotUri }, slot: { ...filled.content.body.slot, id: null } })]);

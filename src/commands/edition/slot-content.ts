@@ -13,10 +13,15 @@ interface Options {
   bodyFile?: string;
 }
 
-/** A content link to a snapshot, typed with the content type of the snapshot's root item. */
+/**
+ * A content link to a snapshot, typed with the content type of the snapshot's root item, which it
+ * names in `_meta.rootContentItemId` as the vendor's app writes slot links (the vendor's CLI reads
+ * it to snapshot the item again when it copies events to another hub).
+ */
 async function snapshotLink(client: ApiClient, id: string) {
-  const snapshot = await client.get<{ rootContentItem: { contentTypeUri: string } }>(`/snapshots/${id}`);
-  return contentLink(id, snapshot.rootContentItem.contentTypeUri);
+  const snapshot = await client.get<{ rootContentItem: { id: string; contentTypeUri: string } }>(`/snapshots/${id}`);
+  const link = contentLink(id, snapshot.rootContentItem.contentTypeUri);
+  return { ...link, _meta: { ...link._meta, rootContentItemId: snapshot.rootContentItem.id } };
 }
 
 /** The slot content to send: the file's (wrapped in {body} when it is the bare body), or the current content with the property set to the snapshot link(s). */

@@ -123,12 +123,20 @@ async function rewriteSnapshots(c: CloneContext, content: unknown): Promise<Reco
   const walk = async (value: unknown): Promise<unknown> => {
     if (Array.isArray(value)) return Promise.all(value.map(walk));
     if (!value || typeof value !== 'object') return value;
-    if (isContentLink(value)) return { ...value, id: await targetSnapshot(c, value.id) };
+    if (isContentLink(value)) return { ...value, ...rootOnTarget(c, value), id: await targetSnapshot(c, value.id) };
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = await walk(v);
     return out;
   };
   return (await walk(content)) as Record<string, unknown>;
+}
+
+/** A link's `_meta.rootContentItemId` (the vendor's app writes it in slot links) naming the target's copy of the item. */
+function rootOnTarget(c: CloneContext, link: object): { _meta?: Record<string, unknown> } {
+  const meta = (link as { _meta?: unknown })._meta;
+  if (!meta || typeof meta !== 'object' || typeof (meta as { rootContentItemId?: unknown }).rootContentItemId !== 'string') return {};
+  const root = (meta as { rootContentItemId: string }).rootContentItemId;
+  return { _meta: { ...meta, rootContentItemId: c.ids.get('item', root) ?? root } };
 }
 
 /**

@@ -48,6 +48,24 @@ export function internalHandlerProblem(db: Db, handler: string, hubId: string): 
   return receiver.hubOf(db, url.pathname) === hubId ? null : `is not a resource of hub ${hubId}`;
 }
 
+/**
+ * The handler as a webhook owned by a sandbox resource (an index's webhooks) means it: a handler
+ * naming the owner's receiver names the owner, whatever its path. The vendor's CLI copies an
+ * index's webhooks between hubs, handlers included (hub clone, search-index import --webhooks);
+ * in the hosted service an index's handlers name no index, so the copy feeds the index that owns
+ * it, and never reaches the index it was copied from (issue 31.4).
+ */
+export function ownedHandler(handler: string, owner: { kind: string; id: string } | undefined): string {
+  if (!owner || !Object.hasOwn(internalReceivers, owner.kind)) return handler;
+  let url: URL;
+  try {
+    url = new URL(handler);
+  } catch {
+    return handler;
+  }
+  return url.protocol === INTERNAL_SCHEME && url.hostname === owner.kind ? `${INTERNAL_SCHEME}//${owner.kind}/${owner.id}` : handler;
+}
+
 export async function deliverInternally(service: ServiceHost, delivery: Delivery, hubId: string, body: string): Promise<{ status: number; body: string }> {
   await loadInternalReceivers();
   const url = new URL(delivery.url);

@@ -7,7 +7,7 @@ import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHea
 import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
-import { internalHandlerProblem } from './internal.js';
+import { internalHandlerProblem, ownedHandler } from './internal.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
@@ -45,10 +45,13 @@ export function get(ctx: RequestContext) {
 export function update(ctx: RequestContext) {
   const hook = load(ctx);
   const input = ctx.body<Input<typeof bodies.update>>();
-  if (input.handlers) checkHandlers(ctx, input.handlers, hook.hubId);
+  // An index's own webhook feeds that index whatever index its handler names (issue 31.4).
+  const handlers = input.handlers && [...new Set(input.handlers.map((h) => ownedHandler(h, hook.owner)))];
+  if (handlers) checkHandlers(ctx, handlers, hook.hubId);
   const next: Webhook = {
     ...hook,
     ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'headers')),
+    ...(handlers ? { handlers } : {}),
     headers: input.headers ? mergeHeaders(input.headers, hook.headers) : hook.headers,
     ...ctx.modifiedStamp(),
   };
