@@ -93,6 +93,8 @@ export class MigrationHost {
   private readonly pending = new Map<number, { item: MigrationItem; resolve: (o: Outcome) => void; timer: NodeJS.Timeout }>();
   private restarting: Promise<void> | null = null;
   private closed = false;
+  /** Set when a new worker could not be started: every later item fails with it. */
+  private broken: string | null = null;
 
   private constructor(
     private readonly dir: string,
@@ -162,10 +164,16 @@ export class MigrationHost {
         for (const seq of [...this.pending.keys()]) this.settle(seq, { error: `the migration failed outside migrate(): ${err.message}` });
       });
       worker.on('exit', () => {
-        if (this.worker !== worker || this.closed || this.restarting) return;
+        if (!ready || this.worker !== worker || this.closed || this.restarting) return;
         // Out of memory or process.exit() in the migration: the items in flight fail, a new worker takes the rest.
         for (const seq of [...this.pending.keys()]) this.settle(seq, { error: 'the migration stopped its worker (out of memory or process.exit)' });
-        this.restarting = this.start().then(() => void (this.restarting = null));
+        this.restarting = this.start().then(
+          () => void (this.restarting = null),
+          (err: Error) => {
+            this.broken = err.message;
+            this.restarting = null;
+          },
+        );
       });
     });
   }
@@ -190,7 +198,8 @@ export class MigrationHost {
 
   /** Runs the migration on one item. Never throws: an error is the outcome's. */
   async run(item: MigrationItem): Promise<Outcome> {
-    if (this.restarting) await this.restarting;
+    if (this.restarting) await this.restarting.catch(() => {});
+    if (this.broken) return { error: this.broken };
     return new Promise<Outcome>((resolveOutcome) => {
       const seq = this.seq++;
       const timer = this.timer(seq, item);
@@ -215,8 +224,14 @@ export class MigrationHost {
     })();
     try {
       await this.restarting;
+    } catch (err) {
+      this.broken = (err as Error).message;
     } finally {
       this.restarting = null;
+    }
+    if (this.broken) {
+      for (const [otherSeq] of others) this.settle(otherSeq, { error: this.broken });
+      return;
     }
     for (const [otherSeq, p] of others) {
       if (!this.pending.has(otherSeq)) continue;

@@ -17,7 +17,8 @@ export interface AppliedMigration {
   hash: string;
   runId: string;
   appliedAt: string;
-  status: 'completed' | 'partial';
+  /** undone: `cms undo` reverted its run; it may be applied again. */
+  status: 'completed' | 'partial' | 'undone';
   counts: Record<string, number>;
 }
 
@@ -61,6 +62,16 @@ export async function writeRecord(client: ApiClient, hubId: string, entry: Appli
       settings: text,
     });
   }
+}
+
+/** `cms undo` of a migration run: its record says so, and the migration may be applied again. */
+export async function markUndone(client: ApiClient, hubId: string, runId: string): Promise<void> {
+  const ext = await find(client, hubId);
+  const stored = parse(ext?.settings);
+  const entry = stored.applied.find((a) => a.runId === runId);
+  if (!ext || !entry) return;
+  entry.status = 'undone';
+  await client.patch(`/extensions/${ext.id}`, { settings: JSON.stringify(stored) });
 }
 
 async function find(client: ApiClient, hubId: string): Promise<Extension | undefined> {

@@ -74,7 +74,7 @@ export async function runMigration(ctx: Context, file: string | undefined, flags
     if (resumed && resumed.hash !== f.hash && !flags.force) throw new UsageError(`${f.path} changed since run ${flags.resume} started: resuming would mix two versions of the migration`, 'Undo the run (cms undo) and start again, or resume anyway with --force.');
     if (!resumed) {
       const { applied } = await readRecord(client, hubId);
-      const before = applied.find((a) => a.name === f.name);
+      const before = applied.find((a) => a.name === f.name && a.status !== 'undone');
       if (before) {
         const changedNote = before.hash !== f.hash ? '; the file changed since' : '';
         const said = `Migration ${f.name} was applied to this hub on ${before.appliedAt} (run ${before.runId}, ${before.status})${changedNote}`;

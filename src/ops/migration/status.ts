@@ -11,7 +11,7 @@ import { readRecord } from './record.js';
 
 export interface StatusRow {
   name: string;
-  status: 'applied' | 'changed' | 'partial' | 'not applied';
+  status: 'applied' | 'changed' | 'partial' | 'undone' | 'not applied';
   appliedAt?: string;
   runId?: string;
   hash?: string;
@@ -23,7 +23,7 @@ export async function migrationStatus(ctx: Context, files: string[], hub?: strin
   const hubId = await ctx.hubId(hub, client);
   const { applied, dropped } = await readRecord(client, hubId);
   if (dropped) ctx.io.note(`The record dropped its ${dropped} oldest entr${dropped === 1 ? 'y' : 'ies'} (it holds about 500).`);
-  if (!files.length) return applied.map((a) => ({ name: a.name, status: a.status === 'partial' ? 'partial' : 'applied', appliedAt: a.appliedAt, runId: a.runId, hash: a.hash }));
+  if (!files.length) return applied.map((a) => ({ name: a.name, status: a.status === 'partial' || a.status === 'undone' ? a.status : 'applied', appliedAt: a.appliedAt, runId: a.runId, hash: a.hash }));
   const rows: StatusRow[] = [];
   for (const file of files) {
     const path = resolve(file);
@@ -41,7 +41,7 @@ export async function migrationStatus(ctx: Context, files: string[], hub?: strin
       await host.close();
     }
     const a = applied.find((x) => x.name === name);
-    rows.push(a ? { name, status: a.hash !== hash ? 'changed' : a.status === 'partial' ? 'partial' : 'applied', appliedAt: a.appliedAt, runId: a.runId, hash: a.hash, file } : { name, status: 'not applied', hash, file });
+    rows.push(a ? { name, status: a.status === 'undone' ? 'undone' : a.hash !== hash ? 'changed' : a.status === 'partial' ? 'partial' : 'applied', appliedAt: a.appliedAt, runId: a.runId, hash: a.hash, file } : { name, status: 'not applied', hash, file });
   }
   return rows;
 }
