@@ -121,6 +121,8 @@ export class LiveMigration {
   /** Writes the selected items (of the wanted content types) to the spool file; how many. */
   private async list(sel: Selection, spool: string, wanted: Set<string> | null): Promise<number> {
     const out = createWriteStream(spool, { mode: 0o600 });
+    // One wait for 'drain' shared by every item of the pages in flight (one listener, not one each).
+    let drained: Promise<unknown> | null = null;
     let n = 0;
     await readSelection(this.client, sel, this.folders, {
       concurrency: this.o.concurrency,
@@ -130,7 +132,7 @@ export class LiveMigration {
       onItem: async (item) => {
         if (wanted && !wanted.has(item.body?._meta?.schema)) return;
         n++;
-        if (!out.write(`${JSON.stringify(item)}\n`)) await once(out, 'drain');
+        if (!out.write(`${JSON.stringify(item)}\n`)) await (drained ??= once(out, 'drain').finally(() => (drained = null)));
       },
     });
     out.end();
