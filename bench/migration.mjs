@@ -68,11 +68,18 @@ const say = (s) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0
 try {
   const hubs = [...new Set([LATENCY_ITEMS, ...SIZES])];
   say(`seeding ${hubs.join(', ')} items in ${dataDir} ...`);
-  const { sandbox, call } = await inProcess(dataDir);
-  for (const size of hubs) await seedHub(call, `mig-${size}`, size);
-  await seedHub(call, `lat-${LATENCY_ITEMS}`, LATENCY_ITEMS);
-  await targetHub(call, 'import-target');
-  sandbox.close();
+  // A sandbox (and token) per hub: seeding 100,000 items on a busy machine outlives one token.
+  const seed = async (fn) => {
+    const { sandbox, call } = await inProcess(dataDir);
+    try {
+      await fn(call);
+    } finally {
+      sandbox.close();
+    }
+  };
+  for (const size of hubs) await seed((call) => seedHub(call, `mig-${size}`, size));
+  await seed((call) => seedHub(call, `lat-${LATENCY_ITEMS}`, LATENCY_ITEMS));
+  await seed((call) => targetHub(call, 'import-target'));
 
   // 1. At latency: the import of the same items as the yardstick, then the migration.
   {

@@ -12,10 +12,10 @@ export default defineCommand<MigrationFlags>({
     '--from <export dir> runs the migration offline on an export (cms item export) and, with --apply, writes the result beside it (<dir>.migrated, or --out).',
   ].join('\n\n'),
   examples: [
-    'cms migration run migrations/rename-summary.ts',
-    'cms migration run migrations/rename-summary.ts --apply',
-    'cms migration run migrations/rename-summary.ts --from ./content --apply',
-    'cms migration run migrations/rename-summary.ts --exit-code -o json',
+    'cms migration run migrations/rename-field.ts',
+    'cms migration run migrations/rename-field.ts --apply',
+    'cms migration run migrations/rename-field.ts --from ./content --apply',
+    'cms migration run migrations/rename-field.ts --exit-code -o json',
   ],
   args: [{ name: 'file', description: 'the migration file (.ts, .mts, .js, .mjs); not needed with --resume' }],
   options: [
