@@ -32,9 +32,14 @@ export interface Counts {
 
 export const emptyCounts = (): Counts => ({ read: 0, changed: 0, unchanged: 0, skipped: 0, failed: 0, invalid: 0, derived: 0, archived: 0, published: 0 });
 
+/** Items -o json holds at most (the rest counted): memory stays flat; piped rows stream every item. */
+export const JSON_ITEMS = 1000;
+
 export class Reporter {
-  /** Kept for -o json only. */
+  /** Kept for -o json only, the first JSON_ITEMS. */
   readonly items: ItemReport[] = [];
+  /** Items -o json left out past JSON_ITEMS. */
+  omitted = 0;
   readonly counts = emptyCounts();
 
   constructor(
@@ -52,7 +57,8 @@ export class Reporter {
     else this.counts.failed++;
     if (r.action === 'unchanged' || r.action === 'skip') return;
     if (this.mode === 'json') {
-      this.items.push(r);
+      if (this.items.length < JSON_ITEMS) this.items.push(r);
+      else this.omitted++;
       return;
     }
     if (this.mode === 'rows') {

@@ -116,7 +116,7 @@ export async function runMigration(ctx: Context, file: string | undefined, flags
     else if (reporter.counts.changed) extra.push(`  Apply with: cms migration run ${file ?? f.path} --apply`);
     const result: Output =
       mode === 'json'
-        ? item({ migration: f.name, file: f.path, hash: f.hash, hubId, dryRun: run.dryRun, runId: run.id, counts: reporter.counts, model: modelSteps, items: reporter.items, failures: run.failures, notes })
+        ? item({ migration: f.name, file: f.path, hash: f.hash, hubId, dryRun: run.dryRun, runId: run.id, counts: reporter.counts, model: modelSteps, items: reporter.items, itemsOmitted: reporter.omitted, failures: run.failures, notes })
         : text(summaryText(head, reporter.counts, extra));
     if (out.failure) return failing(result, out.failure);
     if (flags.exitCode && reporter.counts.changed) return failing(result, new CliError(`The migration would still change ${reporter.counts.changed} item(s)`, ExitCode.FAILURE, undefined, 'DRIFT'));
@@ -181,7 +181,7 @@ async function runOffline(ctx: Context, file: string | undefined, flags: Migrati
     if (f.info.retire?.length) extra.push(`  Content types to retire (on a hub): ${f.info.retire.join(', ')}`);
     const failures = offline.failures;
     if (mode === 'rows') for (const x of failures) ctx.io.err(`failed: ${x.id}: ${x.reason}\n`);
-    const result: Output = mode === 'json' ? item({ migration: f.name, file: f.path, hash: f.hash, from: dir, out: dryRun ? null : outDir, dryRun, counts: reporter.counts, items: reporter.items, failures, seconds }) : text(summaryText(head, reporter.counts, extra));
+    const result: Output = mode === 'json' ? item({ migration: f.name, file: f.path, hash: f.hash, from: dir, out: dryRun ? null : outDir, dryRun, counts: reporter.counts, items: reporter.items, itemsOmitted: reporter.omitted, failures, seconds }) : text(summaryText(head, reporter.counts, extra));
     if (failures.length) return failing(result, new PartialFailure(`${failures.length} item${failures.length === 1 ? '' : 's'} failed`, failures));
     if (flags.exitCode && reporter.counts.changed) return failing(result, new CliError(`The migration would still change ${reporter.counts.changed} item(s)`, ExitCode.FAILURE, undefined, 'DRIFT'));
     return result;
