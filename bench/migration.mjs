@@ -8,8 +8,8 @@
 //      items, peak RSS at each (target: flat in the number of items).
 //   3. The dry run of 10,000 items on an export (--from, offline). Target: seconds.
 // Each run is checked: every selected item changed exactly once (counts and a listing).
-//   node bench/migration.mjs [--sizes 1000,10000,100000] [--latency-items 10000] [--latency 40] [--dir /dev/shm]
-import { accessSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
+//   node bench/migration.mjs [--sizes 1000,10000,100000] [--latency-items 10000] [--latency 40] [--parts latency,scale] [--dir /dev/shm]
+import { accessSync, constants, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcess, measure, seedHub, startSandbox, targetHub } from './lib.mjs';
@@ -19,6 +19,8 @@ const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--$
 const SIZES = String(opt('sizes', '1000,10000,100000')).split(',').map(Number).filter(Boolean);
 const LATENCY_ITEMS = Number(opt('latency-items', 10000));
 const LATENCY = Number(opt('latency', 40));
+/** What to measure: latency (1), scale (2 and 3). */
+const PARTS = String(opt('parts', 'latency,scale')).split(',');
 const writable = (d) => {
   try {
     accessSync(d, constants.W_OK);
@@ -66,7 +68,7 @@ rows.push = (r) => {
 const t0 = Date.now();
 const say = (s) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0)} s] ${s}\n`);
 try {
-  const hubs = [...new Set([LATENCY_ITEMS, ...SIZES])];
+  const hubs = PARTS.includes('scale') ? SIZES : [];
   say(`seeding ${hubs.join(', ')} items in ${dataDir} ...`);
   // A sandbox (and token) per hub: seeding 100,000 items on a busy machine outlives one token.
   const seed = async (fn) => {
@@ -82,7 +84,7 @@ try {
   await seed((call) => targetHub(call, 'import-target'));
 
   // 1. At latency: the import of the same items as the yardstick, then the migration.
-  {
+  if (PARTS.includes('latency')) {
     const served = await startSandbox({ CMS_DATA_DIR: dataDir }, ['--faults', `latency ${LATENCY}ms 100%`]);
     try {
       const env = envFor(served.url, 'latency');
@@ -100,8 +102,8 @@ try {
     }
   }
 
-  // 2. The scale curve without latency; 3. the dry run on an export.
-  {
+  // 2. The scale curve without latency; 3. the dry run on an export (the one part 1 took).
+  if (PARTS.includes('scale')) {
     const served = await startSandbox({ CMS_DATA_DIR: dataDir });
     try {
       const env = envFor(served.url, 'scale');
@@ -113,6 +115,7 @@ try {
       }
       // The export of part 1, taken before its hub was migrated.
       const dir = join(work, 'latency-export');
+      if (!existsSync(dir)) await measure(env, ['item', 'export', dir, '--hub', `lat-${LATENCY_ITEMS}`, '--progress', 'none']);
       say(`dry run of ${LATENCY_ITEMS} items on an export`);
       const d = await measure(env, ['migration', 'run', file, '--from', dir, '--progress', 'none']);
       if (d.result.counts.changed !== LATENCY_ITEMS) throw new Error(`dry run: ${JSON.stringify(d.result.counts)}`);
