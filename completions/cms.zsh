@@ -19,6 +19,7 @@ job:Publishing jobs and bulk jobs
 webhook:Webhooks and their delivery log
 index:Search indexes, their settings and analytics
 integration:Commerce and marketing platform integrations
+migration:Content migrations as code\: dry run, apply, resume, undo, record
 admin:Access administration and hub modules
 extension:Extensions (dashboard and content field)
 auth:Who you are to the service\: client, profile, hub, token
@@ -200,6 +201,8 @@ delete:Delete a marketing integration with its webhook
 get:Show a marketing integration (credential values are never shown)
 list:List the marketing integrations of a hub
 update:Change a marketing integration (only the fields given; objects are replaced whole)'
+  'cms migration' 'run:Run a content migration (a TS/JS file)\: a dry run with a diff by default, --apply to write it, journaled for --resume and cms undo
+status:List the migrations the hub records as applied; with files, whether each is applied, changed since, or not applied'
   'cms admin' 'access:List the access operations on a hub or repository
 enable:Enable a hub module\: the search index module or Content Delivery 2 (delivery keys)
 member:Show the permissions one client holds on a hub or repository
@@ -829,6 +832,19 @@ _cms_opts=(
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
+  'cms migration run' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--apply:write the changes (default\: a dry run that writes nothing)
+--from:run offline on an export directory (cms item export) instead of a hub
+--out:with --from --apply\: where the result is written (default\: <export-dir>.migrated)
+--resume:finish an interrupted --apply run (see cms runs)
+--force:apply a migration the hub records as applied already (or resume a run whose file changed)
+--publish:publish again each changed item that was published
+--ignore-schema-validation:write bodies their content type schema refuses (default\: such items are skipped and reported)
+--item-timeout:time limit of migrate() on one item (default 10s)\: past it the item fails
+--exit-code:dry run\: exit 1 when the migration would change something (0 when nothing is left to do)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
+  'cms migration status' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin access' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -1123,6 +1139,9 @@ _cms_vals=(
   'cms integration commerce list --hub' '@hubs'
   'cms integration marketing create --hub' '@hubs'
   'cms integration marketing list --hub' '@hubs'
+  'cms migration run --hub' '@hubs'
+  'cms migration run --progress' 'auto bar json none'
+  'cms migration status --hub' '@hubs'
   'cms admin access --hub' '@hubs'
   'cms admin enable --hub' '@hubs'
   'cms admin member --hub' '@hubs'
@@ -1310,6 +1329,8 @@ _cms_valopts=(
   'cms integration marketing create' ' --hub --label --body-file --set --set-string '
   'cms integration marketing list' ' --hub --limit '
   'cms integration marketing update' ' --label --body-file --set --set-string '
+  'cms migration run' ' --hub --from --out --resume --item-timeout --concurrency --progress '
+  'cms migration status' ' --hub '
   'cms admin access' ' --hub '
   'cms admin enable' ' --hub '
   'cms admin member' ' --hub '

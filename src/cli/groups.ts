@@ -19,6 +19,7 @@ export const groups: Record<string, { summary: string; aliases?: string[] }> = {
   integration: { summary: 'Commerce and marketing platform integrations' },
   'integration commerce': { summary: 'Commerce platform integrations' },
   'integration marketing': { summary: 'Marketing platform integrations' },
+  migration: { summary: 'Content migrations as code: dry run, apply, resume, undo, record' },
   admin: { summary: 'Access administration and hub modules' },
   extension: { summary: 'Extensions (dashboard and content field)' },
   auth: { summary: 'Who you are to the service: client, profile, hub, token' },

@@ -6,6 +6,7 @@ import { BulkRun, concurrencyOption, dryRunOption, progressOption, type RunFlags
 import { Journal } from '../ops/runs/journal.js';
 import { clientProbe } from '../ops/runs/resolve.js';
 import { Undo, clientForRun, openForUndo, resolveForUndo } from '../ops/undo.js';
+import { markUndone } from '../ops/migration/record.js';
 
 interface Opts extends RunFlags {
   /** Undefined: the governor adapts (pool.ts). */
@@ -34,7 +35,7 @@ export default defineCommand<Opts>({
     if (!opts.dryRun) await confirm(ctx, `Revert the ${steps.length} step(s) of run ${runId} (cms ${original.meta.command})?`, opts.yes);
     const run = await BulkRun.begin(ctx, opts, { command: 'undo', options: { run: runId }, target: original.meta.target, source: original.meta.source, undoOf: runId });
     if (run.dryRun) for (const c of Object.values(clients)) if (c) c.readOnly = true;
-    return run.execute(async () => {
+    const out = await run.execute(async () => {
       // A dry run asks nothing (settling a create sends it again): its plan leaves out unjournaled writes.
       if (!run.dryRun) {
         const probes = { target: clientProbe(clients.target), source: clients.source && clientProbe(clients.source) };
@@ -46,6 +47,9 @@ export default defineCommand<Opts>({
       const undo = new Undo(run, { ...history.original.meta, steps: history.original.steps() }, history, clients, opts.concurrency, ctx.signal);
       await undo.all();
     });
+    // An undone migration may be applied again: the hub's record says it was undone.
+    if (!run.dryRun && !run.failures.length && original.meta.command === 'migration run' && original.meta.target.hubId) await markUndone(clients.target, original.meta.target.hubId, runId);
+    return out;
   },
 });
 

@@ -269,6 +269,8 @@ function reversal(step: StepEntry, item: Item): Change[] {
       return item.status === 'ACTIVE' ? [ARCHIVE] : [];
     case 'update':
     case 'restore': {
+      // A workflow state the run set (a migration): the previous state back, the content untouched.
+      if ('workflowState' in before) return [{ action: 'update', method: 'PATCH', path: 'workflow', body: { state: before.workflowState ?? null } }];
       // Restoring keeps the current delivery key: the previous one is put back after it.
       const restore: Change = { action: 'restore', method: 'POST', path: 'restore', body: { restoreVersion: before.version } };
       return 'deliveryKey' in before ? [restore, { ...setKey(before.deliveryKey ?? null), afterRestore: true }] : [restore];
@@ -282,7 +284,7 @@ function reversal(step: StepEntry, item: Item): Change[] {
 function expectedAfter(change: Change): Record<string, unknown> | undefined {
   if (change.action === 'archive') return { status: 'ARCHIVED' };
   if (change.action === 'unarchive') return { status: 'ACTIVE' };
-  if (change.method === 'PATCH') return change.body;
+  if (change.method === 'PATCH' && change.path !== 'workflow') return change.body;
   return undefined;
 }
 

@@ -38,6 +38,9 @@ const EXPECTED: Record<string, { code: number; why: string }> = {
   'cms edition schedule': { code: 2, why: 'asks for what is missing on a terminal; without one it names it (exit 2)' },
   'cms edition get 5f1a2b3c4d5e6f7a8b9c0d1e -w --timeout 2s': { code: 8, why: 'a draft edition reaches no final state: the watch ends at --timeout' },
   'cms item move 0f8b6f2e-5c1d-4e8a-9b7c-2d3e4f5a6b7c --to-profile prod --to-repo content --with-deps': { code: 2, why: 'every profile here is the same sandbox hub, and within one hub --with-deps is refused' },
+  'cms migration run migrations/rename-field.ts --exit-code -o json': { code: 1, why: 'the demo still has summaries to rename: the check says the migration would change something' },
+  'npx cms migration run migrations/rename-field.ts --hub prod --exit-code': { code: 1, why: 'the same check, as the CI step runs it' },
+  'cms migration run migrations/rename-field.ts --from ./content --exit-code': { code: 1, why: 'the same check, offline on the export' },
 };
 
 /** Long-running servers: run, wait for their URL, stop with SIGTERM, expect exit 0. */
@@ -184,6 +187,8 @@ function writeFixtures(dir: string): void {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), body);
   }
+  // The migrations of docs/migrations.md, run as the docs name them (migrations/<file>).
+  cpSync(join(ROOT, 'docs', 'examples', 'migrations'), join(dir, 'migrations'), { recursive: true });
 }
 
 beforeAll(async () => {
