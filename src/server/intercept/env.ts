@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,13 @@ export const NO_PROXY = 'localhost,127.0.0.1,::1';
 
 /**
  * Node's own fetch before Node 24 ignores HTTPS_PROXY: this preload makes it use the proxy. Named
- * from dist/ at the depth of this file's build (dist/server/intercept/), which is the CLI
- * bundle's depth too (dist/bundle/cli/main.cjs): both find dist/server/intercept/preload.js.
+ * from the depth of this file's build (dist/server/intercept/), which is the CLI bundle's depth
+ * too (dist/bundle/cli/main.cjs); run from the sources (tests), the build's.
  */
-export const PRELOAD_FILE = fileURLToPath(new URL('../../server/intercept/preload.js', import.meta.url));
+export function preloadFile(): string {
+  const built = fileURLToPath(new URL('../../server/intercept/preload.js', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('../../../dist/server/intercept/preload.js', import.meta.url));
+}
 
 /**
  * The bundle for runtimes whose CA setting replaces their roots (OpenSSL's SSL_CERT_FILE, Python's
@@ -51,7 +54,7 @@ export interface InterceptEnv {
 
 /** The variables, in the order the docs' table lists them. */
 export function interceptEnv(e: InterceptEnv): Record<string, string> {
-  const preload = `--import ${JSON.stringify(PRELOAD_FILE)}`;
+  const preload = `--import ${JSON.stringify(preloadFile())}`;
   return {
     HTTPS_PROXY: e.proxyUrl,
     https_proxy: e.proxyUrl,
