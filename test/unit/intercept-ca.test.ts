@@ -104,6 +104,9 @@ describe("the service's names", () => {
     for (const name of ['api.amplience.net', 'auth.amplience.net', 'virtual-staging.amplience.net', 'demo.cdn.content.amplience.net']) expect(intercepted(name, none), name).toBe(true);
     for (const name of ['cdn.c1.amplience.net', 'demo.fresh.content.amplience.net', 'a.b.cdn.content.amplience.net', 'amplience.net', 'example.com', 'api.amplience.net.evil.com']) expect(intercepted(name, none), name).toBe(false);
     expect(intercepted('vse.example.test', (n) => n === 'vse.example.test')).toBe(true);
+    expect(intercepted('x1y2.staging.bigcontent.io', () => true)).toBe(true);
+    // A staging hostname is data: one naming somebody else's host is never captured.
+    for (const name of ['registry.npmjs.org', 'github.com', 'example.com', 'test', 'evil.test.com']) expect(intercepted(name, () => true), name).toBe(false);
   });
 
   it('maps each to the sandbox, never outside the prefix', () => {

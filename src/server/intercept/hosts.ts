@@ -28,13 +28,25 @@ export interface Refusal {
 }
 
 /**
+ * Where a staging hostname from the data may be intercepted: the hosted service's own staging
+ * domain, and names reserved for testing (RFC 2606, RFC 6761) or local use. A staging hostname
+ * is data (HUB:EDIT, a seed from a pull request, a cloned hub), so it must not capture somebody
+ * else's host for the intercepted command (`registry.npmjs.org` as a "staging hostname" would
+ * send the command's npm token to the sandbox): any other name passes through (or is refused).
+ */
+const STAGING_SUFFIXES = ['.staging.bigcontent.io', '.test', '.example', '.invalid', '.localhost', '.local', '.internal', '.example.com', '.example.net', '.example.org'];
+
+export const mayInterceptStaging = (name: string): boolean => STAGING_SUFFIXES.some((suffix) => name.endsWith(suffix));
+
+/**
  * Whether `name` (lower case, no port) is answered from the sandbox. A hub's staging hostname
- * (or preview domain of one) is decided by the data, through `isStagingHost`.
+ * (or preview domain of one) is decided by the data, through `isStagingHost`, within
+ * mayInterceptStaging's domains.
  */
 export function intercepted(name: string, isStagingHost: (name: string) => boolean): boolean {
   if (name === API_HOST || name === AUTH_HOST || name === VIRTUAL_STAGING_HOST) return true;
   if (name.endsWith(CDN_SUFFIX)) return LABEL.test(name.slice(0, -CDN_SUFFIX.length));
-  return isStagingHost(name);
+  return mayInterceptStaging(name) && isStagingHost(name);
 }
 
 /**

@@ -190,6 +190,17 @@ describe("the proxy's trust rules", { timeout: 60_000 }, () => {
     expect(reachedStandIn.at(-1)).toEqual({ url: '/fine', authorization: 'Bearer someone-elses' });
   });
 
+  it("a staging hostname naming somebody else's host is not intercepted: it passes through (here: refused offline)", async () => {
+    const call = await new Api(offline.url).login();
+    const hubId = (await call.post('/hubs', { name: unique('hub'), label: 'Hub' })).body.id;
+    expect((await call.patch(`/hubs/${hubId}/settings`, { virtualStagingEnvironment: { hostname: 'registry.npmjs.org' } })).status).toBe(204);
+    expect(await tunnel(offline, 'registry.npmjs.org:443', '')).toMatch(/^HTTP\/1\.1 403 Forbidden[\s\S]*refused registry\.npmjs\.org:443/);
+    // The same hub with a name of the service's staging domain is.
+    expect((await call.patch(`/hubs/${hubId}/settings`, { virtualStagingEnvironment: { hostname: 'abc123.staging.bigcontent.io' } })).status).toBe(204);
+    const leaf = await tlsThroughProxy(offline, 'abc123.staging.bigcontent.io:443', 'abc123.staging.bigcontent.io');
+    expect(leaf.subjectAltName).toBe('DNS:abc123.staging.bigcontent.io');
+  });
+
   it('a path that climbs out of the mapped prefix is not served (.. and %2e%2e)', async () => {
     for (const path of ['/../__sandbox/requests', '/%2e%2e/%2e%2e/__sandbox/requests', '/v2/content/../../__sandbox/requests']) {
       const res = await viaProxy(sb, `http://api.amplience.net${path}`);
