@@ -99,6 +99,9 @@ describe('clients unchanged, through the proxy', { timeout: 120_000 }, () => {
     `);
     expect(out.status).toBe(200);
     expect(out.body.content).toMatchObject({ title: 'Published', _meta: { deliveryKey: 'pages/home' } });
+    // Journaled as the sandbox's own request: the mapped path.
+    const seen = (await sb.requests()) as { path: string; status: number }[];
+    expect(seen.some((r) => r.path === `/cdn/${hubName}/content/key/pages/home` && r.status === 200)).toBe(true);
   });
 
   it("a hub's staging hostname answers the latest version", async () => {
