@@ -87,7 +87,11 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     const host = `${name}:${port}`;
     if (o.offline) return reply(res, 403, refuse(host, 'not a name of the service, and the proxy is offline (--offline)'));
     if (o.carriesSandboxCredential(req, url)) return reply(res, 403, refuse(host, "the request carries the sandbox's credentials, which never leave this machine"));
-    passThrough(req, res, url, tls);
+    try {
+      passThrough(req, res, url, tls);
+    } catch (err) {
+      reply(res, 502, `cms sandbox proxy: could not send to ${host}: ${(err as Error).message}`);
+    }
   });
 
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
@@ -97,9 +101,15 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     const name = m[1]!.toLowerCase().replace(/\.$/, '');
     client.setTimeout(IDLE_MS, () => client.destroy());
     if (isIntercepted(name, port, true)) {
+      let secureContext;
+      try {
+        secureContext = o.authority.contextFor(name);
+      } catch {
+        return endTunnel(client, 502, `cms sandbox proxy: no certificate could be made for ${name}`);
+      }
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) client.unshift(head);
-      const secure = new TLSSocket(client, { isServer: true, secureContext: o.authority.contextFor(name), ALPNProtocols: ['http/1.1'] });
+      const secure = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
       secure.on('error', () => client.destroy());
       tunnelled.set(secure, name);
       inner.emit('connection', secure);
