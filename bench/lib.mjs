@@ -26,6 +26,7 @@ export async function startSandbox(extraEnv = {}, args = []) {
   });
   return {
     url: info.url,
+    info,
     env,
     dir,
     pid: child.pid,

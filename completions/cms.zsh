@@ -900,7 +900,9 @@ _cms_opts=(
 --faults-seed:seed for the fault dice
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
 --token-ttl:access token lifetime
---cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console'
+--cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--intercept:also answer the hosted service'\''s own hostnames (api/auth.amplience.net, <hub>.cdn.content.amplience.net, hubs'\'' staging hostnames) from the sandbox, through a proxy on 127.0.0.1 with a CA trusted only by the command (docs/testing-with-the-sandbox.md); other hosts pass through
+--offline:with --intercept\: refuse every other host (naming it) instead of passing it through'
   'cms sandbox requests' '--method:only this HTTP method
 --path:only paths matching the glob (* within a segment, ** across)
 --status:only this status (404), class (4xx) or dropped
@@ -917,6 +919,8 @@ _cms_opts=(
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
 --allow-host:also answer requests whose Host is this name (repeatable)\: name, name\:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served
 --cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--intercept:also answer the hosted service'\''s own hostnames (api/auth.amplience.net, <hub>.cdn.content.amplience.net, hubs'\'' staging hostnames) from the sandbox, through a proxy on 127.0.0.1 with a CA trusted only by the command (docs/testing-with-the-sandbox.md); other hosts pass through
+--offline:with --intercept\: refuse every other host (naming it) instead of passing it through
 --port:port to listen on (0 picks a free one)
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime

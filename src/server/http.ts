@@ -19,6 +19,31 @@ export interface RunningServer {
    * `beforeDbClose` runs once all that is done, on the still open database (--export-on-exit).
    */
   close(beforeDbClose?: () => void): Promise<void>;
+  /** The interception proxy, when asked for (ListenOptions.intercept): started with the server, stopped with it. */
+  intercept?: Intercepting;
+}
+
+/** The interception proxy of a served sandbox (`--intercept`; docs/testing-with-the-sandbox.md). */
+export interface Intercepting {
+  /** http://127.0.0.1:<port> */
+  proxyUrl: string;
+  /** The CA certificate the intercepted command trusts. */
+  caFile: string;
+  /** The variables that send a command through the proxy (HTTPS_PROXY, NODE_EXTRA_CA_CERTS, ...). */
+  env: Record<string, string>;
+}
+
+export interface InterceptOptions {
+  /** The directory whose intercept/ subdirectory holds the CA (made there once). */
+  caDir: string;
+  /** Refuse hosts that are not intercepted, instead of passing them through. */
+  offline?: boolean;
+  /** Told of each refused host. */
+  onRefused?: (host: string, why: string) => void;
+  /** Told why an unusable CA was replaced. */
+  onWarn?: (message: string) => void;
+  /** The NODE_OPTIONS the command would have had (kept before the preload). */
+  nodeOptions?: string;
 }
 
 export interface ListenOptions {
@@ -26,6 +51,8 @@ export interface ListenOptions {
   allowHosts?: string[];
   /** Origins whose pages may read the delivery routes with CORS (--cors-origin): exact origins, or `*` (published content only). */
   corsOrigins?: string[];
+  /** Also start the interception proxy on 127.0.0.1 (answers the hosted service's names from this sandbox). */
+  intercept?: InterceptOptions;
 }
 
 /**
@@ -71,6 +98,21 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
       resolve();
     });
   });
+  let intercept: Awaited<ReturnType<typeof startIntercepting>> | undefined;
+  if (options.intercept) {
+    try {
+      intercept = await startIntercepting(sandbox, options.intercept, (req, res, url, reach) => {
+        answerAdmitted(sandbox, cors, budget, req, res, url, reach).catch((err) => {
+          sandbox.service.options.onError?.(err, { method: req.method ?? '', url: url.href });
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.destroy();
+        });
+      });
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
   sandbox.startScheduler();
   const address = server.address() as AddressInfo;
   // --host may be a name: the URL printed below names the address it resolved to.
@@ -81,8 +123,10 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     server,
+    ...(intercept ? { intercept: intercept.info } : {}),
     close: (beforeDbClose) =>
       (closing ??= (async () => {
+        await intercept?.proxy.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 3000);
@@ -96,6 +140,30 @@ export async function listen(sandbox: Sandbox, host = '127.0.0.1', port = 8787, 
         }
       })()),
   };
+}
+
+/** The proxy and its CA, loaded only when asked for (the CLI's other commands never load them). */
+async function startIntercepting(sandbox: Sandbox, o: InterceptOptions, answer: (req: IncomingMessage, res: ServerResponse, url: URL, reach: 'all' | 'staging') => void) {
+  const { loadAuthority } = await import('./intercept/ca.js');
+  const { startProxy } = await import('./intercept/proxy.js');
+  const { interceptEnv, writeBundle } = await import('./intercept/env.js');
+  const { carriesSandboxCredential } = await import('./intercept/credentials.js');
+  const authority = loadAuthority(o.caDir, o.onWarn ?? (() => {}));
+  const bundleFile = writeBundle(authority.caFile);
+  const proxy = await startProxy({
+    authority,
+    offline: o.offline ?? false,
+    isStagingHost: (name) => isStagingHostname(sandbox.service.db, name),
+    answer: (req, res, mapped) => answer(req, res, mapped.url, mapped.reach),
+    carriesSandboxCredential: (req, url) => carriesSandboxCredential(sandbox.service.db, sandbox.service.signingKey, req, url),
+    onRefused: o.onRefused,
+  });
+  const info: Intercepting = {
+    proxyUrl: proxy.url,
+    caFile: authority.caFile,
+    env: interceptEnv({ proxyUrl: proxy.url, caFile: authority.caFile, bundleFile, leafSpki: authority.leafSpki, nodeOptions: o.nodeOptions }),
+  };
+  return { proxy, info };
 }
 
 const ERROR_TYPE = 'application/hal+json;charset=UTF-8';
@@ -132,6 +200,11 @@ async function answer(sandbox: Sandbox, hosts: HostCheck, cors: CorsPolicy | und
     );
     return refuse(res, err);
   }
+  return answerAdmitted(sandbox, cors, budget, req, res, url, reach);
+}
+
+/** Answers a request whose URL and reach are decided (by the Host check, or by the interception proxy's mapping). */
+async function answerAdmitted(sandbox: Sandbox, cors: CorsPolicy | undefined, budget: BodyBudget, req: IncomingMessage, res: ServerResponse, url: URL, reach: 'all' | 'staging'): Promise<void> {
   const request: ServiceRequest = {
     method: req.method ?? 'GET',
     url: url.href,

@@ -22,6 +22,8 @@ export interface ServeSettings {
   /** --cors-origin values: exact origins or *. */
   corsOrigin?: string[];
   seed?: string;
+  /** Start the interception proxy (--intercept), its CA in this directory; refuse other hosts when offline. */
+  intercept?: { caDir: string; offline?: boolean; nodeOptions?: string };
 }
 
 /** What a served sandbox prints (-o json, --detach) and what exec gives its command. */
@@ -36,6 +38,8 @@ export interface ServedInfo {
   /** The sandbox's hub when it holds exactly one (a seed's): what exec gives its command as CMS_HUB. */
   hub?: string;
   pid: number;
+  /** With --intercept: the proxy and the environment that sends a command through it. */
+  intercept?: { proxyUrl: string; caFile: string; env: Record<string, string> };
 }
 
 export interface Served {
@@ -145,7 +149,12 @@ async function serveOn(ctx: Context, s: ServeSettings, faults: Faults | undefine
         throw err;
       }
     }
-    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost, corsOrigins: s.corsOrigin });
+    const intercept = s.intercept && {
+      ...s.intercept,
+      onWarn: (message: string) => ctx.io.warn(message),
+      onRefused: (host: string, why: string) => ctx.io.err(`cms: refused ${host}: ${why}\n`),
+    };
+    server = await listen(sandbox, s.host, s.port, { allowHosts: s.allowHost, corsOrigins: s.corsOrigin, intercept });
   } catch (err) {
     sandbox.close();
     const code = (err as NodeJS.ErrnoException).code;
@@ -162,6 +171,7 @@ async function serveOn(ctx: Context, s: ServeSettings, faults: Faults | undefine
     dataDir: s.dataDir === ':memory:' ? 'memory' : s.dataDir,
     ...hubOf(sandbox),
     pid: process.pid,
+    ...(server.intercept ? { intercept: server.intercept } : {}),
   };
   return { sandbox, server, info, faultsGiven: Boolean(faults?.length) };
 }
@@ -174,6 +184,16 @@ function hubOf(sandbox: Sandbox): { hub?: string } {
 
 /** The pid file of a detached sandbox: in its data directory. */
 export const PID_FILE = 'sandbox.pid';
+
+/** --intercept and --offline, for serve and exec alike. */
+export const interceptOptions: OptionSpec[] = [
+  {
+    flags: '--intercept',
+    description:
+      "also answer the hosted service's own hostnames (api/auth.amplience.net, <hub>.cdn.content.amplience.net, hubs' staging hostnames) from the sandbox, through a proxy on 127.0.0.1 with a CA trusted only by the command (docs/testing-with-the-sandbox.md); other hosts pass through",
+  },
+  { flags: '--offline', description: 'with --intercept: refuse every other host (naming it) instead of passing it through' },
+];
 
 /** --cors-origin, for serve and exec alike (checked where the server starts: core/host.ts). */
 export const corsOriginOption: OptionSpec = {

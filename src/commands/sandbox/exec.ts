@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
-import { corsOriginOption, startServing } from './_serve.js';
+import { corsOriginOption, interceptOptions, startServing } from './_serve.js';
 
 interface Opts {
   seed?: string;
@@ -10,6 +10,8 @@ interface Opts {
   dataDir?: string;
   tokenTtl?: number;
   corsOrigin?: string[];
+  intercept?: boolean;
+  offline?: boolean;
 }
 
 /** Signals passed on to the command (Ctrl-C reaches it from the terminal too; a `kill` of cms only through here). */
@@ -18,11 +20,12 @@ const FORWARDED = ['SIGTERM', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'] as const;
 export default defineCommand<Opts>({
   summary: 'Run a command with a sandbox served for it, then stop the sandbox',
   description:
-    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID and CMS_CLIENT_SECRET set (and CMS_HUB when the sandbox holds exactly one hub, as a seed does), forwards signals to it, and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --.',
+    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID and CMS_CLIENT_SECRET set (and CMS_HUB when the sandbox holds exactly one hub, as a seed does), forwards signals to it, and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --. With --intercept the command also reaches the sandbox at the hosted service\'s own hostnames, unchanged: a proxy on 127.0.0.1 and a CA it alone trusts (HTTPS_PROXY, NODE_EXTRA_CA_CERTS and the others of docs/testing-with-the-sandbox.md are set); the CA is kept in --data-dir, or made for the run in a private temporary directory.',
   examples: [
     'cms sandbox exec -- cms hub list',
     'cms sandbox exec --seed ./content-export -- cms item list --repo content',
     'cms sandbox exec --faults "503 20%" --faults-seed 1 -- node -e "console.log(process.env.CMS_API_URL)"',
+    'cms sandbox exec --intercept --offline -- node -e "fetch(\'https://api.amplience.net/v2/content/hubs\').then((r) => console.log(r.status))"',
   ],
   args: [{ name: 'command', description: 'the command and its arguments (after --)', variadic: true }],
   options: [
@@ -32,11 +35,22 @@ export default defineCommand<Opts>({
     { flags: '--data-dir <dir>', description: 'keep the data in this directory (default: in memory, gone when the command ends)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
     corsOriginOption,
+    ...interceptOptions,
   ],
   async run(ctx, args, opts) {
     const command = (args.command as string[] | undefined) ?? [];
     if (!command[0]) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
-    const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, seed: opts.seed });
+    if (opts.offline && !opts.intercept) throw new UsageError('--offline needs --intercept', 'For example: cms sandbox exec --intercept --offline -- npm test');
+    // The CA of an in-memory run lives in a private directory of its own, gone when it ends.
+    const runDir = opts.intercept && !opts.dataDir ? await privateRunDir() : undefined;
+    const intercept = opts.intercept ? { caDir: opts.dataDir ?? runDir!, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined;
+    let served;
+    try {
+      served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, seed: opts.seed, intercept });
+    } catch (err) {
+      if (runDir) await removeDir(runDir);
+      throw err;
+    }
     const { info, server } = served;
     const hub = info.hub;
     const env: NodeJS.ProcessEnv = {
@@ -47,6 +61,7 @@ export default defineCommand<Opts>({
       CMS_CLIENT_SECRET: info.clientSecret,
       CMS_SANDBOX_URL: info.url,
       ...(hub ? { CMS_HUB: hub } : {}),
+      ...info.intercept?.env,
     };
     // A profile chosen by name would win over CMS_API_URL for a cms the command runs.
     delete env.CMS_PROFILE;
@@ -73,10 +88,21 @@ export default defineCommand<Opts>({
     } finally {
       for (const [sig, fn] of Object.entries(forward)) process.off(sig, fn);
       await server.close();
+      if (runDir) await removeDir(runDir);
     }
     if (code !== 0) throw new CommandExit(code);
   },
 });
+
+async function privateRunDir(): Promise<string> {
+  const [{ mkdtempSync }, { tmpdir }, { join }] = await Promise.all([import('node:fs'), import('node:os'), import('node:path')]);
+  // mkdtemp makes it 0700.
+  return mkdtempSync(join(tmpdir(), 'cms-intercept-'));
+}
+
+async function removeDir(dir: string): Promise<void> {
+  (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
+}
 
 function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;

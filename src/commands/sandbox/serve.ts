@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, corsOriginOption, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, corsOriginOption, interceptOptions, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -18,6 +18,8 @@ interface Opts {
   exportOnExit?: string;
   detach?: boolean;
   pidFile?: string;
+  intercept?: boolean;
+  offline?: boolean;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -40,6 +42,7 @@ export default defineCommand<Opts>({
     'cms sandbox serve --port 0 --export-on-exit ./state.snapshot',
     'cms sandbox serve --port 0 --seed ./content-export',
     'cms sandbox serve --detach --port 0 && cms sandbox wait && cms sandbox stop',
+    'cms sandbox serve --port 0 --intercept',
   ],
   options: [
     { flags: '--host <address>', description: 'address to bind (other than loopback exposes the sandbox to the network)', default: '127.0.0.1' },
@@ -50,6 +53,7 @@ export default defineCommand<Opts>({
       repeatable: true,
     },
     corsOriginOption,
+    ...interceptOptions,
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
@@ -75,9 +79,10 @@ export default defineCommand<Opts>({
       if (statSync(exportFile, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: ${exportFile} is a directory: give the snapshot file's path`);
     }
     const seed = opts.seed === undefined ? undefined : seedPath(opts.seed);
+    if (opts.offline && !opts.intercept) throw new UsageError('--offline needs --intercept');
     if (opts.detach) return detach(ctx, opts, directory, port, seed && 'dir' in seed ? DETACH_SEED_DIR_TIMEOUT_MS : DETACH_TIMEOUT_MS);
 
-    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed });
+    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed, intercept: opts.intercept ? { caDir: directory, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined });
     const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
@@ -105,6 +110,7 @@ export default defineCommand<Opts>({
           ...(info.hub ? [`  Hub            ${info.hub}`] : []),
           ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
           ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
+          ...(info.intercept ? [`  Intercepting   ${info.intercept.proxyUrl}${opts.offline ? ' (offline: other hosts refused)' : ''}; for a command to use it, export:`, ...exportLines(info.intercept.env)] : []),
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),
@@ -124,6 +130,11 @@ export default defineCommand<Opts>({
     return done('Sandbox stopped');
   },
 });
+
+/** The environment as shell lines (values single-quoted). */
+function exportLines(env: Record<string, string>): string[] {
+  return Object.entries(env).map(([k, v]) => `    export ${k}='${v.replace(/'/g, "'\\''")}'`);
+}
 
 /** The served JSON with the pid, written whole (temporary file and rename): readers never see half of it. */
 async function writePidFile(file: string, info: ServedInfo): Promise<void> {
@@ -169,6 +180,8 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   for (const [flag, value] of pass) if (value !== undefined) args.push(flag, String(value));
   for (const h of opts.allowHost ?? []) args.push('--allow-host', h);
   for (const o of opts.corsOrigin ?? []) args.push('--cors-origin', o);
+  if (opts.intercept) args.push('--intercept');
+  if (opts.offline) args.push('--offline');
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
   fs.closeSync(log);
   let exited: number | null = null;

@@ -4,9 +4,18 @@ import { signToken } from '../core/auth/tokens.js';
 import { secretMatches } from '../core/seed.js';
 import { stmt } from '../core/statements.js';
 
-/** POST /oauth/token: client credentials as form fields or HTTP Basic. */
+/**
+ * POST /oauth/token: client credentials as form fields or HTTP Basic. A field the body does not
+ * name is read from the query string: the vendor's demo tools (dc-demostore-integration and its
+ * CLI) POST `/oauth/token?client_id=…&client_secret=…&grant_type=client_credentials` with a body
+ * of `{}`, which the hosted service answers.
+ */
 export function issueToken(ctx: RequestContext) {
   const form = readForm(ctx);
+  for (const field of ['grant_type', 'client_id', 'client_secret']) {
+    const fromQuery = ctx.query.get(field);
+    if (!form.has(field) && fromQuery !== null) form.set(field, fromQuery);
+  }
   const grantType = form.get('grant_type');
   if (grantType !== 'client_credentials') {
     throw badRequest(`Unsupported grant_type '${grantType ?? ''}'; use client_credentials`, {

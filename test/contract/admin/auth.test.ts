@@ -47,6 +47,19 @@ function withPayload(tok: string, change: (claims: any) => void): string {
 }
 
 describe('token endpoint', () => {
+  it("takes the fields from the query string when the body has none (the vendor's demo tools POST `?client_id=…&client_secret=…&grant_type=client_credentials` with a body of `{}`)", async () => {
+    const q = new URLSearchParams({ client_id: 'sandbox-admin', client_secret: 'sandbox-secret', grant_type: 'client_credentials' });
+    const res = await fetch(`${srv.url}/oauth/token?${q}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '{}' });
+    expect(res.status).toBe(200);
+    expect(typeof ((await res.json()) as { access_token: string }).access_token).toBe('string');
+    // The body wins where it names a field; a wrong secret in the query is still refused.
+    const wrong = await fetch(`${srv.url}/oauth/token?client_id=sandbox-admin&client_secret=nope&grant_type=client_credentials`, { method: 'POST' });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('invalid_client');
+    const bodyWins = await fetch(`${srv.url}/oauth/token?client_secret=sandbox-secret`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'sandbox-admin', client_secret: 'nope' }) });
+    expect(bodyWins.status).toBe(400);
+  });
+
   it('issues a bearer token for client_id and client_secret form fields', async () => {
     const res = await token(srv.url, { grant_type: 'client_credentials', client_id: 'sandbox-admin', client_secret: 'sandbox-secret' });
     expect(res.status).toBe(200);
