@@ -19,10 +19,12 @@
 
 /** What the runner's trim and culture-aware comparisons may pass over: white space (not line ends), controls, marks, default-ignorable characters. */
 const SKIPPED = String.raw`[[\p{White_Space}\p{Cc}\p{M}\p{Default_Ignorable_Code_Point}]--[\n\r]]`;
+// Each starts with the character it replaces, the lookbehind after it: the engine then looks only
+// at colons and brackets (a leading lookbehind ran at every position: 1.5 s for 4 MB of JSON).
 /** The second colon of a line that would start with `::`. */
-const LINE_COLON = new RegExp(String.raw`(?<=(?:^|[\n\r])${SKIPPED}*:${SKIPPED}*):`, 'gv');
+const LINE_COLON = new RegExp(String.raw`:(?<=(?:^|[\n\r])${SKIPPED}*:${SKIPPED}*:)`, 'gv');
 /** The `[` of a `##[`. */
-const HASH_BRACKET = new RegExp(String.raw`(?<=#${SKIPPED}*#${SKIPPED}*)\[`, 'gv');
+const HASH_BRACKET = new RegExp(String.raw`\[(?<=#${SKIPPED}*#${SKIPPED}*\[)`, 'gv');
 const ONLY_SKIPPED = new RegExp(String.raw`^${SKIPPED}*$`, 'v');
 const ONE_COLON = new RegExp(String.raw`^${SKIPPED}*:${SKIPPED}*$`, 'v');
 const TWO_HASHES = new RegExp(String.raw`#${SKIPPED}*#${SKIPPED}*$`, 'v');
@@ -68,6 +70,10 @@ export class CiLineGuard {
 
 function carryOf(text: string): string {
   const line = text.slice(Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+  if (line === '') return '';
+  // Most lines start with a visible ASCII character and hold no `#`: nothing to carry, no expression to run.
+  const first = line.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f && first !== 0x3a && !line.includes('#')) return 'x';
   if (ONLY_SKIPPED.test(line)) return '';
   if (ONE_COLON.test(line)) return ':';
   if (TWO_HASHES.test(line)) return 'x##';
