@@ -8,7 +8,7 @@ import { CliHome } from '../helpers/cli.js';
 
 const home = new CliHome();
 const github = { GITHUB_ACTIONS: 'true' };
-const SKIPPED = /[[\p{White_Space}\p{Cc}\p{M}\p{Default_Ignorable_Code_Point}]--[\n\r]]/gv;
+const SKIPPED = new RegExp(String.raw`[[\p{White_Space}\p{Cc}\p{M}\p{Default_Ignorable_Code_Point}]--[\n\r]]`, 'gv');
 /** Output lines the runner would read as a command (its rule, made stricter: skipped characters removed first). */
 const commands = (output: string) =>
   output.split(/\r\n|\r|\n/).filter((line) => {

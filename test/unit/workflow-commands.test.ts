@@ -5,7 +5,7 @@ import { CiLineGuard } from '../../src/output/workflow-commands.js';
 // into writes. `forms` is the runner's rule (actions/runner ActionCommand.cs) made stricter: the
 // characters its trim and culture-aware comparisons may skip are removed first.
 
-const SKIPPED = /[[\p{White_Space}\p{Cc}\p{M}\p{Default_Ignorable_Code_Point}]--[\n\r]]/gv;
+const SKIPPED = new RegExp(String.raw`[[\p{White_Space}\p{Cc}\p{M}\p{Default_Ignorable_Code_Point}]--[\n\r]]`, 'gv');
 const forms = (output: string) =>
   output.split(/\r\n|\r|\n/).filter((line) => {
     const bare = line.replace(SKIPPED, '');
