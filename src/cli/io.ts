@@ -1,5 +1,6 @@
 import { isatty } from 'node:tty';
 import { htmlText, jsonText, terminalText } from '../output/visible.js';
+import { CiLineGuard, inGitHubActions, type OutputKind } from '../output/workflow-commands.js';
 
 /** Our own styling (tables, records): the only escape sequences the output chokepoint lets through. */
 export interface Paint {
@@ -24,7 +25,9 @@ export interface IOOptions {
  * Terminal facts and the output streams, and the output chokepoint: every string the CLI writes
  * to stdout or stderr goes through out/err/note/warn (text: control characters shown as \xHH,
  * bidi controls and invisible characters as \uHHHH, only our own colours kept), outJson/errJson
- * (JSON: the same as \uXXXX) or outHtml (HTML: control characters as \xHH, the others as &#xHHHH;). No other file of
+ * (JSON: the same as \uXXXX) or outHtml (HTML: control characters as \xHH, the others as &#xHHHH;). Under
+ * GitHub Actions no text forms a workflow command (a line-leading `::`, a `##[`: see
+ * src/output/workflow-commands.ts) but cms's own, written with workflowCommand(). No other file of
  * src/ touches process.stdout, process.stderr or console (test/unit/architecture.test.ts);
  * prompts and the progress bar get the stream from promptStream(), with their text escaped.
  * A terminal means stdout is a TTY, or CMS_FORCE_TTY is
@@ -40,6 +43,8 @@ export class IO {
   readonly noPromptReason: string | undefined;
   readonly columns: number;
   private paint: Paint | null = null;
+  /** Under GitHub Actions: one guard per stream, so that no output forms a workflow command. */
+  private readonly ci: { out: CiLineGuard; err: CiLineGuard } | null;
 
   constructor(
     opts: IOOptions,
@@ -66,28 +71,39 @@ export class IO {
     this.canPrompt = this.noPromptReason === undefined;
     const forcedWidth = force && /^\d+$/.test(forced!) && Number(forced) > 1 ? Number(forced) : undefined;
     this.columns = forcedWidth ?? stdout.columns ?? 100;
+    this.ci = inGitHubActions(env) ? { out: new CiLineGuard(), err: new CiLineGuard() } : null;
   }
 
   out(s: string): void {
-    this.stdout.write(terminalText(s, this.colorEnabled));
+    this.write('out', terminalText(s, this.colorEnabled), 'text');
   }
 
   err(s: string): void {
-    this.stderr.write(terminalText(s, this.colorEnabled));
+    this.write('err', terminalText(s, this.colorEnabled), 'text');
   }
 
   /** JSON text (-o json, ndjson, JSON errors and progress events): still valid JSON once escaped. */
   outJson(s: string): void {
-    this.stdout.write(jsonText(s));
+    this.write('out', jsonText(s), 'json');
   }
 
   errJson(s: string): void {
-    this.stderr.write(jsonText(s));
+    this.write('err', jsonText(s), 'json');
   }
 
   /** An HTML document (cms item render > page.html): hidden characters as character references, the same page in a browser. */
   outHtml(s: string): void {
-    this.stdout.write(htmlText(s));
+    this.write('out', htmlText(s), 'html');
+  }
+
+  /** One workflow command of cms's own (`::error file=…::…\n`, its values escaped by the caller), on stderr and on a line of its own. */
+  workflowCommand(line: string): void {
+    const text = terminalText(line, false);
+    this.stderr.write(this.ci ? this.ci.err.command(text) : text);
+  }
+
+  private write(stream: 'out' | 'err', text: string, kind: OutputKind): void {
+    (stream === 'out' ? this.stdout : this.stderr).write(this.ci ? this.ci[stream].pass(text, kind) : text);
   }
 
   /** Chatter for people: on stderr, and only when stderr is a terminal. */

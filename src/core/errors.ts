@@ -238,3 +238,23 @@ export function notTheService(method: string, url: string, status: number, conte
     status,
   );
 }
+
+/**
+ * A file cms could not write, said so the user can act on it (exit 1, the path named): a full
+ * disk or quota as such, a directory in the way, no permission, a read-only file system; an
+ * error that is none of these is returned as it is.
+ */
+export function writeFailure(err: unknown, path: string, what: string): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const why: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is used up',
+    EISDIR: 'a directory is in the way',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOTDIR: 'a file is in the way of its directory',
+  };
+  if (!code || !why[code]) return err;
+  return new CliError(`Could not write ${what} ${path}: ${why[code]} (${code})`, ExitCode.FAILURE, code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some space on that disk, then run it again.' : undefined);
+}

@@ -15,12 +15,29 @@ import { CORE_DEFINITIONS, SCHEMA_DIALECT } from './content-link.js';
  */
 export async function runDemo(ctx: Context, hubName: string): Promise<void> {
   const client = await ctx.client();
+  // The story ends with an edition published "tomorrow" on the sandbox clock. Told on a clock set
+  // STORY_DAYS back, and ended on real time, it leaves no date in the future: an item published a
+  // day ahead made every later `item publish --wait` compare with a date the clock had not reached.
+  await client.post('/__sandbox/clock', { advance: `-${STORY_DAYS}d` });
+  try {
+    await tellStory(ctx, client, hubName);
+  } finally {
+    // A reset, not a set to this process's now (that leaves an offset of the request's latency, realTime false).
+    await client.post('/__sandbox/clock', { reset: true });
+  }
+}
+
+/** How many days before real time the demo's story starts (its edition is published a day and an hour later). */
+const STORY_DAYS = 2;
+
+async function tellStory(ctx: Context, client: ApiClient, hubName: string): Promise<void> {
   const paint = await ctx.io.colors();
   let n = 0;
   const step = (title: string) => ctx.io.out(`\n${paint.bold(`${++n}. ${title}`)}\n`);
   const say = (line: string) => ctx.io.out(`   ${line}\n`);
   const conn = ctx.connection();
   ctx.io.out(`${paint.bold('cms demo')} on ${conn.embedded ? `the embedded sandbox (${conn.dataDir})` : conn.apiUrl}\n`);
+  ctx.io.out(`(told on the sandbox clock set ${STORY_DAYS} days back, so that what it plans for tomorrow is past when it ends: the clock is on real time again afterwards)\n`);
 
   step(`Create the hub '${hubName}'`);
   const existing = await findHub(client, hubName);
@@ -196,9 +213,7 @@ async function planAnEdition(
     await receiver.settle(3);
     for (const d of receiver.received) say(`webhook receiver got ${d.event} (signature ${d.signed ? 'verified' : 'WRONG'})`);
   } finally {
-    // Back to real time, so the rest of the sandbox is not left a day ahead: a reset, not a set
-    // to this process's now (that leaves an offset of the request's latency, realTime false).
-    await client.post('/__sandbox/clock', { reset: true });
+    // The clock goes back to real time when the story ends (runDemo).
     await receiver.close();
     // The receiver is gone with this process: leave no active webhook aimed at its dead port
     // (deactivated rather than deleted, so `cms webhook requests` still shows its deliveries).

@@ -7,7 +7,9 @@ import { findLinks } from '../server/core/content-links.js';
 import {
   FORMAT,
   INDEX,
+  IN_PROGRESS,
   MANIFEST,
+  exportInProgress,
   fileText,
   itemPath,
   plainItem,
@@ -25,6 +27,7 @@ import { Governor, START_CONCURRENCY, WorkQueue, runPool } from './runs/pool.js'
 import { FileProblem, SafeDir, checkedId, isSafeId } from './files/safe-files.js';
 import type { Progress } from './runs/progress.js';
 import { sizeHeapFor } from './runs/small-heap.js';
+import { beforeWrite } from '../core/kill-switch.js';
 
 /** Which items an export (or an in-memory copy) reads. */
 export interface Selection {
@@ -259,6 +262,8 @@ class ItemWriter {
   constructor(
     private readonly files: SafeDir,
     private readonly repos: Map<string, RepositoryInfo>,
+    /** An export that did not finish is taken up: its item files may already be there, with no index. */
+    private readonly resuming = false,
   ) {
     this.previous = readIndex(files);
   }
@@ -275,8 +280,9 @@ class ItemWriter {
     const content = fileText(plainItem(item));
     const entry = indexEntry(file, createHash('sha1').update(content).digest('base64url').slice(0, 16));
     const before = this.previous.get(item.id);
-    if (before === entry && this.files.isRegularFile(file)) this.unchanged++;
+    if (before === entry ? this.files.isRegularFile(file) : before === undefined && this.holds(file, content)) this.unchanged++;
     else {
+      beforeWrite('export-file', item.id);
       this.files.writeFile(file, content);
       if (before && indexedFile(item.id, before) !== file) this.files.remove(indexedFile(item.id, before));
       this.written++;
@@ -286,6 +292,16 @@ class ItemWriter {
     this.schemas.add(item.body._meta.schema);
     this.repoIds.add(repo.id);
     return true;
+  }
+
+  /** Whether the file already holds exactly this text (an export resumed without its index: written before it was killed). */
+  private holds(file: string, content: string): boolean {
+    if (!this.resuming) return false;
+    try {
+      return this.files.isRegularFile(file) && this.files.readText(file) === content;
+    } catch {
+      return false;
+    }
   }
 
   /** Removes the files of items an earlier export held and this one no longer selects. */
@@ -336,17 +352,23 @@ function readIndex(files: SafeDir): Index {
 }
 
 /**
- * The directory an export writes: created when missing, taken when empty (dot files aside) or an
- * earlier export, refused otherwise. Answers the earlier manifest, if any.
+ * The directory an export writes: created when missing, taken when empty (dot files aside), an
+ * earlier export, or an export that did not finish; refused otherwise. An empty directory is marked
+ * in progress (IN_PROGRESS) before any item is written, so a first export killed before its
+ * manifest leaves a directory its rerun takes and finishes. Answers the earlier manifest, if any.
  */
 function exportDir(dir: string): { files: SafeDir; previous?: Manifest } {
   mkdirSync(dir, { recursive: true });
   const files = new SafeDir(dir);
-  if (!readdirSync(files.real).some((name) => !name.startsWith('.'))) return { files };
+  if (!readdirSync(files.real).some((name) => !name.startsWith('.'))) {
+    files.writeFile(IN_PROGRESS, fileText({ format: FORMAT, startedAt: new Date().toISOString() }));
+    return { files };
+  }
   let previous: Manifest | undefined;
   try {
     previous = readManifest(dir);
   } catch (err) {
+    if (!files.exists(MANIFEST) && exportInProgress(files)) return { files };
     const why = err instanceof FileProblem ? `: ${err.problem}` : '';
     throw new UsageError(`${dir} is not empty and not an export (no ${FORMAT} ${MANIFEST}${why}); nothing was written`, 'Export into an empty or new directory, or into an earlier export.');
   }
@@ -379,7 +401,7 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
     throw new NotFound(`No folder ${opts.folderId} in the ${opts.repoIds.length ? 'selected repositories' : 'hub'}`, 'List folders with `cms folder list --repo <repo>`.');
   }
   const { files, previous } = exportDir(opts.dir);
-  const writer = new ItemWriter(files, repos);
+  const writer = new ItemWriter(files, repos, !previous && exportInProgress(files));
   const closure = opts.withDeps ? new LinkClosure() : null;
   let total = 0;
   const onItem = (item: PlainItem) => {
@@ -416,6 +438,8 @@ export async function exportItems(client: ApiClient, opts: ExportOptions): Promi
   };
   writeIfChanged(files, MANIFEST, fileText(manifest));
   writer.saveIndex();
+  // Whole now: no longer an export in progress.
+  files.remove(IN_PROGRESS);
   const seconds = (Date.now() - started) / 1000;
   return {
     dir: opts.dir,

@@ -183,8 +183,8 @@ describe('export from a hostile service', () => {
       expect(existsSync('/tmp/evil-abs.json')).toBe(false);
       expect(readdirSync(root).sort()).toEqual(['export', 'victim']);
       victimIntact(victim);
-      // Only the export's own layout inside the directory.
-      for (const name of existsSync(dir) ? readdirSync(dir) : []) expect(['items', 'types', 'schemas', 'manifest.json', '.index.json']).toContain(name);
+      // Only the export's own layout inside the directory (the failed export stays marked in progress, for its rerun).
+      for (const name of existsSync(dir) ? readdirSync(dir) : []) expect(['items', 'types', 'schemas', 'manifest.json', '.index.json', '.cms-export-in-progress']).toContain(name);
     });
   }
 });

@@ -8,7 +8,7 @@ export default defineCommand<{ wait?: boolean; timeout: number; interval: number
   summary: 'Publish an item and everything it links to',
   description:
     'Creates a snapshot of the item graph and a publishing job that runs at once, and prints the job. ' +
-    "With --wait, waits for the job to finish and for the item's lastPublishedDate to move (what a site then reads: `cms item get <id> --delivered`); " +
+    "With --wait, waits for the job to finish and for the item to show the version it published as its lastPublishedVersion, published (LATEST or EARLY): what a site then reads (`cms item get <id> --delivered`); dates are not compared, so a sandbox clock set back changes nothing; " +
     'still pending at --timeout is exit 8. See also cms job wait.',
   examples: ['cms item publish 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11', 'cms item publish 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11 --wait --timeout 2m -o json'],
   args: [{ name: 'item', description: 'content item id', required: true }],

@@ -6,7 +6,7 @@ import { isUnpublished, waitForDates, type PublishingDates } from '../../ops/wai
 export default defineCommand<{ wait?: boolean; timeout: number; interval: number }>({
   summary: 'Take an item out of publication',
   description:
-    'Asks the service to unpublish the item and prints it. With --wait, polls until lastUnpublishedDate >= lastPublishedDate (how clients of the hosted service know an unpublish is done); ' +
+    'Asks the service to unpublish the item and prints it. With --wait, polls until the item is UNPUBLISHED (its lastUnpublishedVersion its lastPublishedVersion), not comparing dates, which a sandbox clock set back would leave behind the publish; from a service that reports no status, until lastUnpublishedDate >= lastPublishedDate (how clients of the hosted service know an unpublish is done); ' +
     'still pending at --timeout is exit 8. Delivery (`cms item get <id> --delivered`) then answers not found.',
   examples: ['cms item unpublish 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11', 'cms item unpublish 2c5e1e0e-4f4b-4c1a-9a53-3f1f0c9d9a11 --wait --timeout 1m'],
   args: [{ name: 'item', description: 'content item id', required: true }],

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
 import { answers } from './_local.js';
+import { isSameProcess, processStart, readNote as readNoteFile } from './_pid.js';
 
 // Where the sandbox console is: `cms sandbox serve` notes its URL in the data directory it
 // serves, so `cms sandbox console` and `cms browse` find it on whatever port it listens.
@@ -14,11 +15,16 @@ export const DEFAULT_PORT = 8787;
 interface ServeNote {
   pid: number;
   url: string;
+  /** When the process started (_pid.ts): a pid alone may be another process's after a crash. */
+  processStart?: string;
 }
+
+export const serveNotePath = (dataDir: string) => join(dataDir, SERVE_FILE);
 
 /** Notes the running server (0600, in the private data directory). */
 export function noteServe(dataDir: string, url: string): void {
-  writeFileSync(join(dataDir, SERVE_FILE), `${JSON.stringify({ pid: process.pid, url } satisfies ServeNote)}\n`, { mode: 0o600 });
+  const start = processStart(process.pid);
+  writeFileSync(serveNotePath(dataDir), `${JSON.stringify({ pid: process.pid, url, ...(start ? { processStart: start } : {}) } satisfies ServeNote)}\n`, { mode: 0o600 });
 }
 
 /** Removes the note when it is this process's (another serve may have started since). */
@@ -28,9 +34,9 @@ export function forgetServe(dataDir: string): void {
 
 function readNote(dataDir: string): ServeNote | null {
   try {
-    const note = JSON.parse(readFileSync(join(dataDir, SERVE_FILE), 'utf8')) as Partial<ServeNote>;
+    const note = JSON.parse(readNoteFile(serveNotePath(dataDir)) ?? '') as Partial<ServeNote>;
     if (typeof note.pid !== 'number' || typeof note.url !== 'string' || !/^http:\/\/[^/?#]+$/.test(note.url)) return null;
-    return { pid: note.pid, url: note.url };
+    return { pid: note.pid, url: note.url, processStart: typeof note.processStart === 'string' ? note.processStart : undefined };
   } catch {
     return null;
   }
@@ -39,13 +45,9 @@ function readNote(dataDir: string): ServeNote | null {
 /** The URL of a `cms sandbox serve` still running on this data directory, if any. */
 function runningServe(dataDir: string): string | null {
   const note = readNote(dataDir);
-  if (!note) return null;
-  try {
-    process.kill(note.pid, 0);
-    return note.url;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? note.url : null;
-  }
+  // Its process, not whatever has its pid now (where the system cannot tell, a live pid will do:
+  // the URL must still answer as a sandbox).
+  return note && isSameProcess(note.pid, note.processStart) !== false ? note.url : null;
 }
 
 /**

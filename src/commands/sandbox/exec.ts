@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
 import { corsOriginOption, interceptOptions, startServing } from './_serve.js';
+import type { Sandbox } from '../../server/app.js';
 
 interface Opts {
   seed?: string;
@@ -20,7 +21,7 @@ const FORWARDED = ['SIGTERM', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'] as const;
 export default defineCommand<Opts>({
   summary: 'Run a command with a sandbox served for it, then stop the sandbox',
   description:
-    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID and CMS_CLIENT_SECRET set (and CMS_HUB when the sandbox holds exactly one hub, as a seed does), forwards signals to it, and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --. With --intercept the command also reaches the sandbox at the hosted service\'s own hostnames, unchanged: a proxy on 127.0.0.1 and a CA it alone trusts (HTTPS_PROXY, NODE_EXTRA_CA_CERTS and the others of docs/testing-with-the-sandbox.md are set); the CA is kept in --data-dir, or made for the run in a private temporary directory.',
+    'Serves a sandbox (in memory unless --data-dir is given) on a free port of 127.0.0.1, runs the command with CMS_API_URL, CMS_AUTH_URL, CMS_DELIVERY_URL (the sandbox\'s Content Delivery 2, <url>/cdn/{hubName}), CMS_CLIENT_ID, CMS_CLIENT_SECRET and CMS_SANDBOX_URL set, and CMS_HUB when the sandbox holds exactly one hub (as a seed does); a CMS_HUB of the caller is passed on only when it names a hub of the sandbox, and CMS_PROFILE never is. It forwards signals to the command and exits with its exit code (127 when it is not found, 126 when it cannot run, 128+n when signal n ended it). The sandbox is stopped and its port freed before cms exits. Put the command after --. With --intercept the command also reaches the sandbox at the hosted service\'s own hostnames, unchanged: a proxy on 127.0.0.1 and a CA it alone trusts (HTTPS_PROXY, NODE_EXTRA_CA_CERTS and the others of docs/testing-with-the-sandbox.md are set); the CA is kept in --data-dir, or made for the run in a private temporary directory.',
   examples: [
     'cms sandbox exec -- cms hub list',
     'cms sandbox exec --seed ./content-export -- cms item list --repo content',
@@ -52,17 +53,22 @@ export default defineCommand<Opts>({
       throw err;
     }
     const { info, server } = served;
-    const hub = info.hub;
+    // Everything the command reads points at this sandbox: delivery too (a caller's CMS_DELIVERY_URL
+    // would have `--delivered` read production while the API is the sandbox), and a hub only if
+    // the sandbox holds it (its only hub, else the caller's CMS_HUB when it names one of its hubs).
+    const hub = info.hub ?? (ctx.env.CMS_HUB && holdsHub(served.sandbox, ctx.env.CMS_HUB) ? ctx.env.CMS_HUB : undefined);
     const env: NodeJS.ProcessEnv = {
       ...ctx.env,
       CMS_API_URL: info.apiUrl,
       CMS_AUTH_URL: info.authUrl,
+      CMS_DELIVERY_URL: `${info.url}/cdn/{hubName}`,
       CMS_CLIENT_ID: info.clientId,
       CMS_CLIENT_SECRET: info.clientSecret,
       CMS_SANDBOX_URL: info.url,
-      ...(hub ? { CMS_HUB: hub } : {}),
       ...info.intercept?.env,
     };
+    if (hub) env.CMS_HUB = hub;
+    else delete env.CMS_HUB;
     // A profile chosen by name would win over CMS_API_URL for a cms the command runs.
     delete env.CMS_PROFILE;
     const { spawn } = await import('node:child_process');
@@ -106,4 +112,9 @@ async function removeDir(dir: string): Promise<void> {
 
 function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;
+}
+
+/** Whether the sandbox holds a hub of this name or id. */
+function holdsHub(sandbox: Sandbox, hub: string): boolean {
+  return sandbox.service.db.prepare('SELECT 1 FROM hubs WHERE name = ? OR id = ?').pluck().get(hub, hub) !== undefined;
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../cli/context.js';
 import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
-import { CliError, UsageError } from '../../core/errors.js';
+import { CliError, UsageError, writeFailure } from '../../core/errors.js';
 import { done } from '../../output/result.js';
 import { PID_FILE, corsOriginOption, interceptOptions, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
@@ -84,38 +84,67 @@ export default defineCommand<Opts>({
 
     const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed, intercept: opts.intercept ? { caDir: directory, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined });
     const { server, sandbox, info } = served;
-    // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
+    // From here the port is open with the well-known admin credentials: any failure closes it all
+    // before it is reported (a serve left listening after its error ignored SIGTERM, and a detached
+    // one lived on as an orphan `sandbox stop` could not see).
+    let onTerm: (() => void) | undefined;
     const stopped = new Promise<void>((resolve) => {
       // Ctrl-C while it was starting (a seed being written) stops it at once.
       if (ctx.signal.aborted) resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-      process.once('SIGTERM', () => resolve());
+      process.once('SIGTERM', (onTerm = () => resolve()));
     });
-    if (!LOOPBACK.test(opts.host)) {
-      ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
+    const { noteServe, forgetServe, serveNotePath } = await import('./_console.js');
+    try {
+      if (!LOOPBACK.test(opts.host)) {
+        ctx.io.warn(`the sandbox is bound to ${opts.host}: anyone who can reach this address can use it with the well-known admin credentials`);
+      }
+      try {
+        noteServe(directory, server.url);
+      } catch (err) {
+        throw writeFailure(err, serveNotePath(directory), 'the note of the running sandbox');
+      }
+      if (opts.pidFile) {
+        const { writePidFile } = await import('./_pid.js');
+        try {
+          writePidFile(opts.pidFile, info);
+        } catch (err) {
+          throw writeFailure(err, opts.pidFile, 'the pid file');
+        }
+      }
+      if (ctx.globals.output === 'table') {
+        ctx.io.out(
+          [
+            `Sandbox listening on ${info.url}`,
+            `  Console        ${info.consoleUrl}`,
+            `  API base       ${info.apiUrl}`,
+            `  Token endpoint ${info.url}/oauth/token`,
+            `  Client id      ${info.clientId}`,
+            `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
+            `  Data directory ${info.dataDir}`,
+            ...(info.hub ? [`  Hub            ${info.hub}`] : []),
+            ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
+            ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
+            ...(info.intercept ? [`  Intercepting   ${info.intercept.proxyUrl}${opts.offline ? ' (offline: other hosts refused)' : ''}; for a command to use it, export:`, ...exportLines(info.intercept.env)] : []),
+            'Press Ctrl-C to stop.',
+            '',
+          ].join('\n'),
+        );
+      } else ctx.io.outJson(`${JSON.stringify(info)}\n`);
+    } catch (err) {
+      process.off('SIGTERM', onTerm!);
+      try {
+        forgetServe(directory);
+      } catch {
+        /* what could not be written may not be removable either */
+      }
+      try {
+        await server.close();
+      } finally {
+        if (opts.pidFile) await removePidFile(opts.pidFile);
+      }
+      throw err;
     }
-    const { noteServe, forgetServe } = await import('./_console.js');
-    noteServe(directory, server.url);
-    if (opts.pidFile) await writePidFile(opts.pidFile, info);
-    if (ctx.globals.output === 'table') {
-      ctx.io.out(
-        [
-          `Sandbox listening on ${info.url}`,
-          `  Console        ${info.consoleUrl}`,
-          `  API base       ${info.apiUrl}`,
-          `  Token endpoint ${info.url}/oauth/token`,
-          `  Client id      ${info.clientId}`,
-          `  Client secret  ${info.clientSecret}   (well-known sandbox admin credentials)`,
-          `  Data directory ${info.dataDir}`,
-          ...(info.hub ? [`  Hub            ${info.hub}`] : []),
-          ...(served.faultsGiven ? [`  Faults         ${opts.faults}`] : []),
-          ...(exportFile ? [`  On exit        saves a snapshot to ${exportFile}`] : []),
-          ...(info.intercept ? [`  Intercepting   ${info.intercept.proxyUrl}${opts.offline ? ' (offline: other hosts refused)' : ''}; for a command to use it, export:`, ...exportLines(info.intercept.env)] : []),
-          'Press Ctrl-C to stop.',
-          '',
-        ].join('\n'),
-      );
-    } else ctx.io.outJson(`${JSON.stringify(info)}\n`);
 
     await stopped;
     ctx.io.err('Stopping the sandbox…\n');
@@ -136,18 +165,11 @@ function exportLines(env: Record<string, string>): string[] {
   return Object.entries(env).map(([k, v]) => `    export ${k}='${v.replace(/'/g, "'\\''")}'`);
 }
 
-/** The served JSON with the pid, written whole (temporary file and rename): readers never see half of it. */
-async function writePidFile(file: string, info: ServedInfo): Promise<void> {
-  const { writeFileSync, renameSync } = await import('node:fs');
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(info)}\n`, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
-}
-
 async function removePidFile(file: string): Promise<void> {
-  const { readFileSync, rmSync } = await import('node:fs');
+  const [{ rmSync }, { pidFileNames }] = await Promise.all([import('node:fs'), import('./_pid.js')]);
   try {
     // Only our own: another serve may have taken the directory over since.
-    if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(file, { force: true });
+    if (pidFileNames(file)?.pid === process.pid) rmSync(file, { force: true });
   } catch {
     /* gone already */
   }
@@ -155,7 +177,7 @@ async function removePidFile(file: string): Promise<void> {
 
 /** Starts `cms sandbox serve` again in the background, waits for its pid file, prints its JSON. */
 async function detach(ctx: Context, opts: Opts, directory: string, port: number, timeoutMs: number) {
-  const [{ spawn }, fs, { join }, { readPidFile }, { ensurePrivateDir }] = await Promise.all([
+  const [{ spawn }, fs, { join }, { readPidFile, pidFileNames }, { ensurePrivateDir }] = await Promise.all([
     import('node:child_process'),
     import('node:fs'),
     import('node:path'),
@@ -164,7 +186,8 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   ]);
   ensurePrivateDir(directory, 'data directory');
   const pidFile = join(directory, PID_FILE);
-  const running = readPidFile(pidFile);
+  // A pid file whose process is gone, or is another process now, is no sandbox (_pid.ts).
+  const running = await readPidFile(pidFile);
   if (running) throw new CliError(`A sandbox is already serving this data directory: pid ${running.pid} on ${running.url}`, 1, 'Stop it with `cms sandbox stop`, or use another --data-dir.');
   fs.rmSync(pidFile, { force: true });
   const logFile = join(directory, 'sandbox.log');
@@ -189,16 +212,23 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   child.unref();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const info = readPidFile(pidFile);
+    const info = pidFileNames(pidFile);
     if (info && info.pid === child.pid) {
       ctx.io.out(`${JSON.stringify(info)}\n`);
       return;
     }
     if (exited !== null || Date.now() > deadline) {
-      if (exited === null) child.kill('SIGTERM');
+      if (exited === null) await stopChild(child, () => exited !== null);
       const tail = fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' / ');
       throw new CliError(`The detached sandbox did not start${exited !== null ? ` (exit ${exited})` : ` within ${timeoutMs / 1000} s`}: ${tail}`, exited === 2 ? 2 : 1, `Its output is in ${logFile}.`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** SIGTERM, then SIGKILL if it still runs after 5 s: a detach that gives up leaves no sandbox behind. */
+async function stopChild(child: import('node:child_process').ChildProcess, gone: () => boolean): Promise<void> {
+  child.kill('SIGTERM');
+  for (let waited = 0; !gone() && waited < 5000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+  if (!gone()) child.kill('SIGKILL');
 }

@@ -22,7 +22,7 @@ export default defineCommand<{ timeout: number; interval: number; dataDir?: stri
     const conn = ctx.connection();
     const deadline = Date.now() + opts.timeout;
     for (;;) {
-      const detached = readPidFile(join(directory, PID_FILE));
+      const detached = await readPidFile(join(directory, PID_FILE));
       const url = detached?.url ?? (conn.embedded ? undefined : new URL(conn.apiUrl).origin);
       if (url) {
         try {

@@ -15,6 +15,8 @@ import { FileProblem, SafeDir, isSafeId, type SkippedFiles } from './safe-files.
 export const MANIFEST = 'manifest.json';
 export const INDEX = '.index.json';
 export const FORMAT = 'cms-export/1';
+/** Written first into a new export's directory, removed once its manifest is: an export that did not finish. */
+export const IN_PROGRESS = '.cms-export-in-progress';
 
 /** An item as an export holds it: what a target needs to recreate it, nothing the service derives. */
 export interface PlainItem {
@@ -152,10 +154,22 @@ export function fileText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** Whether the directory is marked as an export in progress (IN_PROGRESS, a regular file naming this format). */
+export function exportInProgress(files: SafeDir): boolean {
+  try {
+    return files.isRegularFile(IN_PROGRESS) && (files.readJson(IN_PROGRESS) as { format?: unknown })?.format === FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 export function readManifest(dir: string): Manifest {
   const files = new SafeDir(dir);
   const path = files.path(MANIFEST);
-  if (!files.exists(MANIFEST)) throw new UsageError(`${dir} is not an export: it has no ${MANIFEST}`, 'Create one with `cms item export <dir>`.');
+  if (!files.exists(MANIFEST)) {
+    if (exportInProgress(files)) throw new UsageError(`${dir} is an export that did not finish (it was stopped before writing its ${MANIFEST})`, 'Run the same `cms item export` into it again: it finishes it.');
+    throw new UsageError(`${dir} is not an export: it has no ${MANIFEST}`, 'Create one with `cms item export <dir>`.');
+  }
   const manifest = files.readJson(MANIFEST) as Manifest;
   if (!manifest || typeof manifest !== 'object' || manifest.format !== FORMAT) throw new UsageError(`${path} is not a ${FORMAT} manifest`);
   const problem = manifestProblem(manifest);

@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { IO } from '../../cli/io.js';
 import { visible } from '../../output/visible.js';
+import { inGitHubActions } from '../../output/workflow-commands.js';
 
 // CI conventions: under GitHub Actions (GITHUB_ACTIONS=true) a run that found files at fault (a
 // drift check, a bulk run with failures) says so where people look: one `::error` workflow
@@ -24,10 +25,6 @@ export interface Annotation {
 /** At most this many annotations and summary rows per run (GitHub shows 10 per step anyway). */
 const MAX_ANNOTATIONS = 200;
 const MAX_SUMMARY_BYTES = 512 * 1024;
-
-export function inGitHubActions(env: NodeJS.ProcessEnv): boolean {
-  return env.GITHUB_ACTIONS === 'true';
-}
 
 /** A workflow command's message: %, CR and LF escaped (actions/toolkit escapeData). */
 export function escapeData(s: string): string {
@@ -55,7 +52,8 @@ export function errorCommand(a: Annotation, cwd: string): string {
 export function reportToGitHub(io: IO, env: NodeJS.ProcessEnv, heading: string, annotations: readonly Annotation[]): void {
   if (!inGitHubActions(env) || !annotations.length) return;
   const cwd = env.GITHUB_WORKSPACE || process.cwd();
-  for (const a of annotations.slice(0, MAX_ANNOTATIONS)) io.err(errorCommand(a, cwd));
+  // Our own commands: the output chokepoint keeps every other line from forming one.
+  for (const a of annotations.slice(0, MAX_ANNOTATIONS)) io.workflowCommand(errorCommand(a, cwd));
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   try {

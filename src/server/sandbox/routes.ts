@@ -19,6 +19,8 @@ export function status(ctx: RequestContext) {
   return ok({
     status: 'UP',
     version: packageVersion(),
+    // The process serving it: how `cms sandbox stop` proves a pid file's process is this sandbox where the system does not say when a process started.
+    pid: process.pid,
     // The database schema: migrations applied, and the newest one (cms version shows both).
     schema: { version: ctx.db.pragma('user_version', { simple: true }), migration: stmt(ctx.db, 'SELECT id FROM migrations ORDER BY rowid DESC LIMIT 1').pluck().get() ?? null },
     storage: ctx.service.options.dataDir === ':memory:' ? 'memory' : 'sqlite',
