@@ -70,10 +70,13 @@ const CRAFTS: Craft[] = [
     (to) => {
       const raw = new Database(join(work, 'utf16.db'));
       raw.pragma("encoding = 'UTF-16le'");
+      // Kept only once the file has a page written.
+      raw.exec('CREATE TABLE x (a); DROP TABLE x');
       raw.close();
       const db = openDatabase({ file: join(work, 'utf16.db'), migrations, journal: 'DELETE' });
       try {
-        saveSnapshot(db, to, '0.0.0-test');
+        // Written, then refused by the check the save ends with: the file is what is wanted.
+        expect(() => saveSnapshot(db, to, '0.0.0-test')).toThrow(/UTF-16/);
       } finally {
         db.close();
         rmSync(join(work, 'utf16.db'), { force: true });
