@@ -187,8 +187,11 @@ export function inspectSnapshot(file: string, migrations: readonly Migration[]):
   return inspect(file, file, migrations);
 }
 
-/** The same checks on a snapshot's bytes (what an in-memory sandbox is then made of); `file` names it in errors. */
-export function inspectSnapshotBytes(bytes: Buffer, file: string, migrations: readonly Migration[]): Inspected {
+/**
+ * The same checks on a snapshot's bytes (what an in-memory sandbox is then made of), without the
+ * counts; `file` names it in errors. Returns how many migrations it lacks.
+ */
+export function checkSnapshotBytes(bytes: Buffer, file: string, migrations: readonly Migration[]): number {
   checkHeader(bytes.subarray(0, 100), bytes.length, file);
   let snap: Db;
   try {
@@ -196,7 +199,14 @@ export function inspectSnapshotBytes(bytes: Buffer, file: string, migrations: re
   } catch (err) {
     throw new SnapshotError(`${file} is not a sandbox snapshot (${(err as Error).message})`);
   }
-  return inspectOpen(snap, file, bytes.length, migrations);
+  try {
+    return checkSnapshot(snap, file, migrations).missing;
+  } catch (err) {
+    if (err instanceof SnapshotError) throw err;
+    throw new SnapshotError(`${file} is damaged: ${(err as Error).message}`);
+  } finally {
+    snap.close();
+  }
 }
 
 /** `path` is what is opened, `file` what errors name (a private copy is checked under the user's name for it). */
