@@ -928,6 +928,7 @@ _cms_opts=(
 --faults-seed:seed for the fault dice (same seed, same faults)
 --seed:start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds
 --export-on-exit:save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)
+--force:with --export-on-exit\: replace the file even when it is not a snapshot (refused otherwise, exit 2)
 --detach:serve in the background\: print the -o json line once it answers, write sandbox.pid in the data directory
 --pid-file:write the served JSON with its pid here while serving (what --detach uses)'
   'cms sandbox status' ''
@@ -958,7 +959,7 @@ _cms_opts=(
   'cms sandbox snapshot list' ''
   'cms sandbox snapshot restore' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms sandbox snapshot save' ''
+  'cms sandbox snapshot save' '--force:replace the file even when it is not a snapshot'
   'cms api' '-F:typed field (JSON values parsed), repeatable
 --field:typed field (JSON values parsed), repeatable
 -f:string field, repeatable

@@ -26,7 +26,7 @@ import { PUBLIC_MAX_BODY_BYTES, bodyTooLarge } from './core/body-budget.js';
 import { takeChangedItems } from './items/written.js';
 import { WriteBatch } from './core/write-batch.js';
 import { RequestJournal, type Answered } from './core/journal.js';
-import { restoreSnapshot, saveSnapshot, type SnapshotInfo } from './core/snapshot-file.js';
+import { inspectSnapshot, restoreSnapshot, saveSnapshot, type SnapshotInfo } from './core/snapshot-file.js';
 import { packageVersion } from './core/package-version.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -403,9 +403,14 @@ export class Service implements ServiceHost {
   }
 
   /** Writes a snapshot of everything to `file` (pending batched writes included). */
-  saveSnapshot(file: string): SnapshotInfo {
+  saveSnapshot(file: string, { force = false }: { force?: boolean } = {}): SnapshotInfo {
     this.release();
-    return saveSnapshot(this.db, file, packageVersion());
+    return saveSnapshot(this.db, file, packageVersion(), { force });
+  }
+
+  /** What the snapshot in `file` holds, checked as a restore checks it (SnapshotError when it is refused). */
+  inspectSnapshot(file: string): SnapshotInfo {
+    return inspectSnapshot(file, migrations).info;
   }
 
   /** The whole database as bytes (pending batched writes included): an in-memory snapshot. */

@@ -159,6 +159,40 @@ describe('cms sandbox snapshot', () => {
     }
   });
 
+  it('replaces only a snapshot or an empty file: snapshot save and serve --export-on-exit refuse any other (exit 2, untouched) unless --force', async () => {
+    const h = home();
+    const work = join(h.dir, 'work');
+    const pkg = join(work, 'package.json');
+    const pkgText = '{ "name": "my-project", "version": "1.0.0" }\n';
+    writeFileSync(pkg, pkgText);
+    const otherDb = join(work, 'other.db');
+    const other = new Database(otherDb);
+    other.exec('CREATE TABLE notes (text TEXT)');
+    other.close();
+    const otherBytes = readFileSync(otherDb);
+    for (const [target, bytes] of [[pkg, Buffer.from(pkgText)], [otherDb, otherBytes]] as const) {
+      for (const args of [
+        ['sandbox', 'snapshot', 'save', target],
+        ['sandbox', 'serve', '--port', '0', '--export-on-exit', target],
+      ]) {
+        const res = await h.run(args, { timeout: 15_000 });
+        expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+        expect(res.stderr).toContain(target);
+        expect(res.stderr).toMatch(/is not a sandbox snapshot.*not replaced/);
+        expect(res.stderr).toMatch(/--force/);
+        expect(readFileSync(target).equals(bytes), target).toBe(true);
+      }
+    }
+    expect(readdirSync(work).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    // An empty file and a snapshot are replaced; --force replaces anything.
+    writeFileSync(join(work, 'empty.snapshot'), '');
+    expect((await h.run(['sandbox', 'snapshot', 'save', join(work, 'empty.snapshot')])).exitCode).toBe(0);
+    expect((await h.run(['sandbox', 'snapshot', 'save', join(work, 'empty.snapshot')])).exitCode).toBe(0);
+    const forced = await h.json(['sandbox', 'snapshot', 'save', pkg, '--force']);
+    expect(forced).toMatchObject({ file: pkg, counts: { hubs: 0 } });
+    expect(readFileSync(pkg).subarray(0, 15).toString()).toBe('SQLite format 3');
+  });
+
   it('takes files only for the embedded sandbox: a served one keeps names', async () => {
     const h = home();
     const served = await serveSandbox(h.env);

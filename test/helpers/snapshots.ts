@@ -43,3 +43,25 @@ export function olderSnapshot(good: string, to: string, behind = 2): number {
     old.close();
   }
 }
+
+/**
+ * Edits a copy of `good` at `to` with `edit`, schema writes allowed (writable_schema): a snapshot as
+ * someone who wants the sandbox to run something would hand it over (issue 32 point 1).
+ */
+export function craftSnapshot(good: string, to: string, edit: (db: InstanceType<typeof Database>) => void): void {
+  copyFileSync(good, to);
+  const db = new Database(to);
+  try {
+    db.unsafeMode(true);
+    edit(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** `sql` in place of the schema text of `name` (what SQLite itself prepares only the first statement of). */
+export function rewriteSchemaRow(db: InstanceType<typeof Database>, name: string, sql: string): void {
+  db.pragma('writable_schema = ON');
+  db.prepare('UPDATE sqlite_master SET sql = ? WHERE name = ?').run(sql, name);
+  db.pragma('writable_schema = OFF');
+}

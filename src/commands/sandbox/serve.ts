@@ -16,6 +16,7 @@ interface Opts {
   corsOrigin?: string[];
   seed?: string;
   exportOnExit?: string;
+  force?: boolean;
   detach?: boolean;
   pidFile?: string;
   intercept?: boolean;
@@ -64,6 +65,7 @@ export default defineCommand<Opts>({
     { flags: '--faults-seed <n>', description: 'seed for the fault dice (same seed, same faults)', integer: true },
     { flags: '--seed <snapshot|dir>', description: 'start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds' },
     { flags: '--export-on-exit <file>', description: 'save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)' },
+    { flags: '--force', description: 'with --export-on-exit: replace the file even when it is not a snapshot (refused otherwise, exit 2)' },
     { flags: '--detach', description: 'serve in the background: print the -o json line once it answers, write sandbox.pid in the data directory' },
     { flags: '--pid-file <file>', description: 'write the served JSON with its pid here while serving (what --detach uses)', hidden: true },
   ],
@@ -77,6 +79,16 @@ export default defineCommand<Opts>({
       if (!statSync(dirname(exportFile), { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: no directory ${dirname(exportFile)}`);
       // Found out now, not when stopped: then the export would be lost.
       if (statSync(exportFile, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--export-on-exit: ${exportFile} is a directory: give the snapshot file's path`);
+      if (!opts.force) {
+        // A package.json given by mistake is refused now, not turned into a database when stopped.
+        const { checkSnapshotTarget, SnapshotError } = await import('../../server/core/snapshot-file.js');
+        try {
+          checkSnapshotTarget(exportFile);
+        } catch (err) {
+          if (err instanceof SnapshotError) throw new UsageError(`--export-on-exit: ${err.message}`, 'Give another file, or add --force to replace it.');
+          throw err;
+        }
+      }
     }
     const seed = opts.seed === undefined ? undefined : seedPath(opts.seed);
     if (opts.offline && !opts.intercept) throw new UsageError('--offline needs --intercept');
@@ -151,7 +163,7 @@ export default defineCommand<Opts>({
     forgetServe(directory);
     let saved: string | undefined;
     try {
-      await server.close(exportFile ? () => void (saved = `Saved a snapshot of the sandbox to ${exportFile} (${sandbox.service.saveSnapshot(exportFile).counts.items} items)`) : undefined);
+      await server.close(exportFile ? () => void (saved = `Saved a snapshot of the sandbox to ${exportFile} (${sandbox.service.saveSnapshot(exportFile, { force: opts.force }).counts.items} items)`) : undefined);
     } finally {
       if (opts.pidFile) await removePidFile(opts.pidFile);
     }
@@ -201,6 +213,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
     ['--export-on-exit', opts.exportOnExit === undefined ? undefined : (await import('node:path')).resolve(opts.exportOnExit)],
   ];
   for (const [flag, value] of pass) if (value !== undefined) args.push(flag, String(value));
+  if (opts.force) args.push('--force');
   for (const h of opts.allowHost ?? []) args.push('--allow-host', h);
   for (const o of opts.corsOrigin ?? []) args.push('--cors-origin', o);
   if (opts.intercept) args.push('--intercept');

@@ -31,8 +31,11 @@ export interface ServiceHost {
   markChanged(): void;
   /** Where named snapshots live; saving and restoring one (core/snapshot-file.ts). */
   readonly snapshotDir: string;
-  saveSnapshot(file: string): SnapshotInfo;
+  /** `force` replaces a file that is not a snapshot (otherwise refused: NotASnapshotTarget). */
+  saveSnapshot(file: string, options?: { force?: boolean }): SnapshotInfo;
   restoreSnapshot(file: string): SnapshotInfo;
+  /** What a snapshot file holds, once checked to be one this cms can restore (SnapshotError otherwise). */
+  inspectSnapshot(file: string): SnapshotInfo;
   /** The route of an operation (`<family>.<handler>`): what `ctx.can` and acting contexts need. */
   routeByOp(op: string): RouteDef | undefined;
   /** Sets ctx.principal from the bearer token (401 when missing or invalid). */

@@ -107,6 +107,8 @@ export function moveDamagedAside(file: string): string {
 
 function configure(db: Db, migrations: readonly Migration[] | null | undefined, readonly: boolean, journal: NonNullable<OpenOptions['journal']>): void {
   db.pragma('busy_timeout = 10000');
+  // No function with side effects runs from the schema, whoever wrote the file (issue 32).
+  db.pragma('trusted_schema = OFF');
   if (readonly) return;
   db.pragma(`journal_mode = ${journal}`);
   // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { created, noContent, ok, type RequestContext } from '../core/context.js';
 import { badRequest, notFound } from '../core/errors.js';
-import { SnapshotError, inspectSnapshot } from '../core/snapshot-file.js';
+import { SnapshotError } from '../core/snapshot-file.js';
 import type { Input } from '../core/validate.js';
 import type * as schemas from './schemas.js';
 
@@ -37,7 +37,7 @@ export function listSnapshots(ctx: RequestContext) {
   }
   const snapshots = names.map((name) => {
     try {
-      return { name, ...inspectSnapshot(fileOf(ctx, name), null).info };
+      return { name, ...ctx.service.inspectSnapshot(fileOf(ctx, name)) };
     } catch (err) {
       return { name, problem: (err as Error).message };
     }
@@ -48,7 +48,7 @@ export function listSnapshots(ctx: RequestContext) {
 export function getSnapshot(ctx: RequestContext) {
   const name = ctx.params.name!;
   try {
-    return ok({ name, ...inspectSnapshot(fileOf(ctx, name), null).info });
+    return ok({ name, ...ctx.service.inspectSnapshot(fileOf(ctx, name)) });
   } catch (err) {
     refused(err, name);
   }
@@ -81,7 +81,7 @@ export function deleteSnapshot(ctx: RequestContext) {
   const name = ctx.params.name!;
   const file = fileOf(ctx, name);
   try {
-    inspectSnapshot(file, null);
+    ctx.service.inspectSnapshot(file);
   } catch (err) {
     // A damaged snapshot may be deleted; a missing one is 404.
     if (err instanceof SnapshotError && err.message.startsWith('No snapshot at')) throw notFound('Snapshot', name);

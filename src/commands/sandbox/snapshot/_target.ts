@@ -17,13 +17,14 @@ export async function withEmbeddedService<T>(ctx: Context, file: string, use: (s
       'Give a name (cms sandbox snapshot save base), or start the served sandbox with --seed <file> / --export-on-exit <file>.',
     );
   }
-  const [{ createSandbox }, { SnapshotError }, { existsSync }] = await Promise.all([import('../../../server/app.js'), import('../../../server/core/snapshot-file.js'), import('node:fs')]);
+  const [{ createSandbox }, { SnapshotError, NotASnapshotTarget }, { existsSync }] = await Promise.all([import('../../../server/app.js'), import('../../../server/core/snapshot-file.js'), import('node:fs')]);
   const path = resolve(file);
   if (!existsSync(dirname(path))) throw new UsageError(`No directory ${dirname(path)}`);
   const sandbox = createSandbox({ dataDir: conn.dataDir });
   try {
     return use(sandbox.service, path);
   } catch (err) {
+    if (err instanceof NotASnapshotTarget) throw new UsageError(err.message, 'Give another file, or add --force to replace it.');
     if (err instanceof SnapshotError) throw new UsageError(err.message);
     throw err;
   } finally {
