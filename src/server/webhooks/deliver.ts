@@ -3,8 +3,9 @@ import type { ServiceHost } from '../core/context.js';
 import type { Task } from '../core/tasks.js';
 import { newId } from '../core/ids.js';
 import { stmt } from '../core/statements.js';
-import { DELIVERY_HEADER, SYNTHETIC_HEADER, readJsonPath, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
+import { DELIVERY_HEADER, SYNTHETIC_HEADER, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
+import { TemplateRenderError, renderTemplate, type TemplateHost } from './template.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
 export const MAX_ATTEMPTS = 5;
@@ -17,22 +18,23 @@ export const MAX_ANSWER_BYTES = 4_096;
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 
 /** The body a webhook sends: its custom payload template, or the event as JSON {id, name, hubId, createdDate, payload}. */
-export function renderBody(hook: Webhook, event: Delivery['event']): { body: string; contentType: string } {
-  if (hook.customPayload?.value) return { body: renderTemplate(hook.customPayload.value, event), contentType: 'application/json' };
+export function renderBody(hook: Webhook, event: Delivery['event'], host: TemplateHost): { body: string; contentType: string } {
+  if (hook.customPayload?.value) return { body: renderTemplate(hook.customPayload.value, event, host), contentType: 'application/json' };
   return { body: JSON.stringify(event), contentType: 'application/json' };
 }
 
-/**
- * A subset of Handlebars for custom payloads: {{path}} and {{{path}}} are replaced with the value
- * at that path of the event (strings as they are, anything else as JSON).
- */
-export function renderTemplate(template: string, event: Delivery['event']): string {
-  return template.replace(/\{\{\{\s*([\w.$[\]-]+)\s*\}\}\}|\{\{\s*([\w.$[\]-]+)\s*\}\}/g, (_, triple?: string, double?: string) => {
-    const path = (triple ?? double)!;
-    const v = readJsonPath(event, path);
-    if (v === undefined || v === null) return '';
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  });
+/** Where a delivery goes: an http(s) handler is a template too (`…/indexes/<name>/{{payload.id}}`); sandbox:// ones are used as written. */
+export function renderUrl(url: string, event: Delivery['event'], host: TemplateHost): string {
+  if (url.startsWith(INTERNAL_SCHEME) || !url.includes('{{')) return url;
+  const rendered = renderTemplate(url, event, host);
+  let parsed: URL;
+  try {
+    parsed = new URL(rendered);
+  } catch {
+    throw new TemplateRenderError(`the handler URL rendered to '${rendered.slice(0, 200)}', which is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TemplateRenderError(`the handler URL rendered to a ${parsed.protocol} URL, not http(s)`);
+  return parsed.href;
 }
 
 export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
@@ -42,7 +44,17 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
   const delivery = JSON.parse(task.payload) as Delivery;
   const hook = webhooks(service.db).get(delivery.webhookId);
   if (!hook || !hook.active) return;
-  const { body, contentType } = renderBody(hook, delivery.event);
+  const host: TemplateHost = { db: service.db, hubId: hook.hubId, nowMs: service.clock.now() };
+  let rendered: { body: string; contentType: string; url: string };
+  try {
+    rendered = { ...renderBody(hook, delivery.event, host), url: renderUrl(delivery.url, delivery.event, host) };
+  } catch (err) {
+    if (!(err instanceof TemplateRenderError)) throw err;
+    // A template that fails or is cut off fails the same way every time: recorded, not retried.
+    recordFailure(service, hook, delivery, `template: ${err.message}`);
+    return;
+  }
+  const { body, contentType, url } = rendered;
   const headers: Record<string, string> = {
     'content-type': contentType,
     'user-agent': 'cms-sandbox-webhooks/1',
@@ -74,7 +86,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       status = answer.status;
       responseBody = answer.body.slice(0, MAX_LOGGED_BODY);
     } else {
-      const res = await fetch(delivery.url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+      const res = await fetch(url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
       status = res.status;
       ({ text: responseBody, truncated: responseBodyTruncated } = await readCapped(res, MAX_ANSWER_BYTES));
       // Redirects are not followed (the receiver named is the one that must answer).
@@ -98,7 +110,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       deliveryId: delivery.deliveryId,
       eventName: delivery.eventName,
       attempt: delivery.attempt,
-      url: delivery.url,
+      url,
       method: hook.method,
       requestHeaders: logged,
       requestBody: body.slice(0, MAX_LOGGED_BODY),
@@ -115,6 +127,30 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       stmt(service.db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)").run(hook.id, retryAt, JSON.stringify({ ...delivery, attempt: delivery.attempt + 1 }));
     }
   })();
+}
+
+/** A delivery that was not attempted (its template failed, its destination is not allowed): logged, not retried. */
+function recordFailure(service: ServiceHost, hook: Webhook, delivery: Delivery, error: string, url = delivery.url, body = ''): void {
+  if (!service.db.open) return;
+  const now = service.clock.now();
+  recordRequest(service.db, {
+    id: newId(now),
+    webhookId: hook.id,
+    deliveryId: delivery.deliveryId,
+    eventName: delivery.eventName,
+    attempt: delivery.attempt,
+    url,
+    method: hook.method,
+    requestHeaders: {},
+    requestBody: body.slice(0, MAX_LOGGED_BODY),
+    responseStatus: null,
+    responseBody: null,
+    result: 500,
+    error,
+    durationMs: 0,
+    retryScheduledFor: null,
+    createdDate: new Date(now).toISOString(),
+  });
 }
 
 /** The first `max` bytes of an answer; past them the stream is cancelled, which drops the connection. */

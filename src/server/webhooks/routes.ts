@@ -8,6 +8,7 @@ import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 import { internalHandlerProblem } from './internal.js';
+import { templateProblem } from './template.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
@@ -19,6 +20,7 @@ export function create(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
   const input = ctx.body<Input<typeof bodies.create>>();
   checkHandlers(ctx, input.handlers, hubId);
+  checkTemplates(input);
   const hook: Webhook = {
     id: newId(ctx.now()),
     hubId,
@@ -46,6 +48,7 @@ export function update(ctx: RequestContext) {
   const hook = load(ctx);
   const input = ctx.body<Input<typeof bodies.update>>();
   if (input.handlers) checkHandlers(ctx, input.handlers, hook.hubId);
+  checkTemplates(input);
   const next: Webhook = {
     ...hook,
     ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'headers')),
@@ -105,6 +108,18 @@ function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): 
         invalidValue: handler,
       });
     }
+  }
+}
+
+/** Payloads and http(s) handler URLs are Handlebars templates: one that does not compile is refused, naming the line. */
+function checkTemplates(input: { customPayload?: { value: string } | null; handlers?: string[] }): void {
+  const payload = input.customPayload?.value;
+  const problem = payload ? templateProblem(payload) : null;
+  if (problem) throw badRequest(`customPayload: the template does not compile: ${problem}`, { entity: 'Webhook', property: 'customPayload', invalidValue: problem });
+  for (const handler of input.handlers ?? []) {
+    if (handler.startsWith('sandbox:') || !handler.includes('{{')) continue;
+    const bad = templateProblem(handler);
+    if (bad) throw badRequest(`Handler ${handler}: the URL template does not compile: ${bad}`, { entity: 'Webhook', property: 'handlers', invalidValue: handler });
   }
 }
 
