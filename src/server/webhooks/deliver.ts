@@ -3,14 +3,16 @@ import type { ServiceHost } from '../core/context.js';
 import type { Task } from '../core/tasks.js';
 import { newId } from '../core/ids.js';
 import { stmt } from '../core/statements.js';
-import { DELIVERY_HEADER, SYNTHETIC_HEADER, recordRequest, webhooks, type Delivery, type Webhook } from './store.js';
+import { DELIVERY_HEADER, SYNTHETIC_HEADER, recordRequest, webhooks, type Delivery, type Webhook, type WebhookRequest } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
+import { DestinationRefused, send } from './send.js';
+import { parseAllowRule, type AllowRule } from './destinations.js';
+import { Principal } from '../core/auth/principal.js';
 import { TemplateRenderError, renderTemplate, type TemplateHost } from './template.js';
 
 /** Attempts per delivery, and the wait (on the sandbox clock) before each retry. */
 export const MAX_ATTEMPTS = 5;
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
-const TIMEOUT_MS = 10_000;
 const MAX_LOGGED_BODY = 4_000;
 /** How much of a receiver's answer is read: the rest is never downloaded (the connection is dropped). */
 export const MAX_ANSWER_BYTES = 4_096;
@@ -35,6 +37,16 @@ export function renderUrl(url: string, event: Delivery['event'], host: TemplateH
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TemplateRenderError(`the handler URL rendered to a ${parsed.protocol} URL, not http(s)`);
   return parsed.href;
+}
+
+/** The user's --allow-webhook-to rules (checked when the sandbox starts: a bad one never gets here). */
+function allowRules(service: ServiceHost): AllowRule[] {
+  return (service.options.allowWebhookTo ?? []).map(parseAllowRule);
+}
+
+/** Whether the webhook was last written by a client that is, now, an admin (the user's own credentials). */
+function writtenByAdmin(service: ServiceHost, hook: Webhook): boolean {
+  return Principal.load(service.db, hook.lastModifiedBy)?.admin === true;
 }
 
 export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
@@ -80,21 +92,30 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
   let responseBody: string | null = null;
   let responseBodyTruncated = false;
   let error: string | null = null;
+  let destination: WebhookRequest['destination'] | null = null;
   try {
     if (delivery.url.startsWith(INTERNAL_SCHEME)) {
       const answer = await deliverInternally(service, delivery, hook.hubId, body);
       status = answer.status;
       responseBody = answer.body.slice(0, MAX_LOGGED_BODY);
     } else {
-      const res = await fetch(url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
-      status = res.status;
-      ({ text: responseBody, truncated: responseBodyTruncated } = await readCapped(res, MAX_ANSWER_BYTES));
+      const policy = { allow: allowRules(service), adminWriter: writtenByAdmin(service, hook) };
+      const sent = await send(url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, maxAnswerBytes: MAX_ANSWER_BYTES }, policy);
+      status = sent.status;
+      responseBody = sent.text;
+      responseBodyTruncated = sent.truncated;
+      destination = sent.address ? { address: sent.address, kind: sent.kind! } : null;
       // Redirects are not followed (the receiver named is the one that must answer).
-      if (status >= 300 && status < 400) error = `redirect ${status} not followed${res.headers.get('location') ? ` (Location: ${res.headers.get('location')!.slice(0, 500)})` : ''}`;
+      if (status >= 300 && status < 400) error = `redirect ${status} not followed${sent.location ? ` (Location: ${sent.location.slice(0, 500)})` : ''}`;
     }
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    error = e.cause?.code ?? e.cause?.message ?? e.message;
+    if (err instanceof DestinationRefused) {
+      // Where the webhook points is not allowed: the same every time, so recorded and not retried.
+      recordFailure(service, hook, delivery, err.message, url, body);
+      return;
+    }
+    const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
+    error = e.cause?.code ?? e.code ?? e.cause?.message ?? e.message;
   }
   if (!service.db.open) return;
 
@@ -117,6 +138,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       responseStatus: status,
       responseBody,
       ...(responseBodyTruncated ? { responseBodyTruncated } : {}),
+      ...(destination ? { destination } : {}),
       result,
       error,
       durationMs: Date.now() - started,
@@ -153,22 +175,5 @@ function recordFailure(service: ServiceHost, hook: Webhook, delivery: Delivery, 
   });
 }
 
-/** The first `max` bytes of an answer; past them the stream is cancelled, which drops the connection. */
-async function readCapped(res: Response, max: number): Promise<{ text: string; truncated: boolean }> {
-  if (!res.body) return { text: '', truncated: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
-    }
-  }
-}
 
 export const async = true;

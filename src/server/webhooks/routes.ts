@@ -3,12 +3,13 @@ import { badRequest, notFound } from '../core/errors.js';
 import { intParam, link, pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
 import { loadHub } from '../hubs/index.js';
-import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader } from './store.js';
+import { cancelDeliveries, listRequests, webhooks, type Webhook, type WebhookHeader, type WebhookRequest } from './store.js';
 import { renderWebhook } from './render.js';
 import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 import { internalHandlerProblem } from './internal.js';
 import { templateProblem } from './template.js';
+import { destinationProblem, literalKind, parseAllowRule } from './destinations.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
@@ -75,7 +76,14 @@ export function requests(ctx: RequestContext) {
   if (rawCursor !== null && rawCursor !== '' && !/^\d+$/.test(rawCursor)) throw badRequest(`'${rawCursor}' is not a cursor from a previous page`, { property: 'cursor', invalidValue: rawCursor });
   const { requests: rows, next } = listRequests(ctx.db, hook.id, limit, rawCursor ? Number(rawCursor) : null);
   // Payloads are content: a caller who may manage webhooks but not read content sees the attempts without them.
-  const shown = ctx.can('items.list', { hubId: hook.hubId }) ? rows : rows.map((r) => ({ ...r, requestBody: null, responseBody: null, payloadWithheld: true }));
+  // What a receiver on this machine or its network answered (anything but a public address) is
+  // shown to admin clients only: a webhook must not be a way to read the user's own services.
+  const readsContent = ctx.can('items.list', { hubId: hook.hubId });
+  const shown = rows.map((r) => {
+    let shownRow: Omit<WebhookRequest, 'requestBody'> & { requestBody: string | null; payloadWithheld?: true; responseWithheld?: true } = readsContent ? r : { ...r, requestBody: null, responseBody: null, payloadWithheld: true };
+    if (!ctx.principal.admin && r.destination && r.destination.kind !== 'public' && shownRow.responseBody !== null) shownRow = { ...shownRow, responseBody: null, responseWithheld: true };
+    return shownRow;
+  });
   const base = ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}/requests`);
   return ok({
     _embedded: { requests: shown },
@@ -97,9 +105,26 @@ function mergeHeaders(given: Input<typeof bodies.update>['headers'] & object, st
   });
 }
 
-/** A receiver inside the sandbox may be named only for a resource of the webhook's own hub (issue 24.6). */
+/**
+ * A receiver inside the sandbox may be named only for a resource of the webhook's own hub (issue
+ * 24.6); an address the caller may not deliver to (destinations.ts) is refused when written
+ * literally: names are checked at each delivery, on what they resolve to then.
+ */
 function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): void {
+  const policy = { allow: (ctx.service.options.allowWebhookTo ?? []).map(parseAllowRule), adminWriter: ctx.principal.admin };
   for (const handler of handlers) {
+    if (!handler.startsWith('sandbox:')) {
+      let url: URL | null = null;
+      try {
+        url = new URL(handler.replace(/\{\{\{?[^{}]*\}\}\}?/g, 'x'));
+      } catch {
+        url = null;
+      }
+      const kind = url && literalKind(url);
+      const problem = url && kind && kind !== 'public' ? destinationProblem(policy, url.hostname, kind === 'loopback' && !/^[\d.:[\]a-f]+$/i.test(url.hostname) ? '127.0.0.1' : url.hostname) : null;
+      if (problem) throw badRequest(`Handler ${handler}: ${problem}`, { entity: 'Webhook', property: 'handlers', invalidValue: handler });
+      continue;
+    }
     const problem = internalHandlerProblem(ctx.db, handler, hubId);
     if (problem) {
       throw badRequest(`Handler ${handler} ${problem.replace(`hub ${hubId}`, 'this hub')}: a sandbox receiver accepts only resources of the webhook's own hub`, {

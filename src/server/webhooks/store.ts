@@ -68,6 +68,8 @@ export interface WebhookRequest {
   responseBody: string | null;
   /** Set when the receiver answered more than the sandbox reads (deliver.ts MAX_ANSWER_BYTES). */
   responseBodyTruncated?: boolean;
+  /** The address the request went to and its kind (webhooks/destinations.ts); absent for sandbox:// receivers. */
+  destination?: { address: string; kind: string };
   /** 200 delivered; 202 delivered but the receiver answered 3xx (not followed) or 4xx (not retried); 500 receiver 5xx or network error (retried). */
   result: 200 | 202 | 500;
   error: string | null;
