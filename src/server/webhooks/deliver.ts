@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { ServiceHost } from '../core/context.js';
 import type { Task } from '../core/tasks.js';
+import type { Db } from '../core/db.js';
 import { newId } from '../core/ids.js';
 import { stmt } from '../core/statements.js';
-import { DELIVERY_HEADER, SYNTHETIC_HEADER, recordRequest, webhooks, type Delivery, type Webhook, type WebhookRequest } from './store.js';
+import { DELIVERY_HEADER, SYNTHETIC_HEADER, deliveryKind, recordRequest, webhooks, type Delivery, type Webhook, type WebhookRequest } from './store.js';
 import { INTERNAL_SCHEME, deliverInternally } from './internal.js';
 import { DestinationRefused, send } from './send.js';
 import { parseAllowRule, type AllowRule } from './destinations.js';
@@ -44,9 +45,9 @@ function allowRules(service: ServiceHost): AllowRule[] {
   return (service.options.allowWebhookTo ?? []).map(parseAllowRule);
 }
 
-/** Whether the webhook was last written by a client that is, now, an admin (the user's own credentials). */
-function writtenByAdmin(service: ServiceHost, hook: Webhook): boolean {
-  return Principal.load(service.db, hook.lastModifiedBy)?.admin === true;
+/** Whether the webhook was last written by a client that is, now, the user's own (admin, or every permission). */
+function writtenByTrusted(service: ServiceHost, hook: Webhook): boolean {
+  return Principal.load(service.db, hook.lastModifiedBy)?.fullyTrusted === true;
 }
 
 export const signature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('base64');
@@ -99,7 +100,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       status = answer.status;
       responseBody = answer.body.slice(0, MAX_LOGGED_BODY);
     } else {
-      const policy = { allow: allowRules(service), adminWriter: writtenByAdmin(service, hook) };
+      const policy = { allow: allowRules(service), trustedWriter: writtenByTrusted(service, hook) };
       const sent = await send(url, { method: hook.method, headers, body: hook.method === 'DELETE' ? undefined : body, maxAnswerBytes: MAX_ANSWER_BYTES }, policy);
       status = sent.status;
       responseBody = sent.text;
@@ -146,7 +147,7 @@ export async function run(service: ServiceHost, task: Task): Promise<void> {
       createdDate: new Date(now).toISOString(),
     });
     if (retryAt !== null) {
-      stmt(service.db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)").run(hook.id, retryAt, JSON.stringify({ ...delivery, attempt: delivery.attempt + 1 }));
+      stmt(service.db, 'INSERT INTO tasks (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)').run(deliveryKind(delivery.url), hook.id, retryAt, JSON.stringify({ ...delivery, attempt: delivery.attempt + 1 }));
     }
   })();
 }
@@ -177,3 +178,8 @@ function recordFailure(service: ServiceHost, hook: Webhook, delivery: Delivery, 
 
 
 export const async = true;
+
+/** Deliveries share the scheduler's slots by hub, then by webhook (core/scheduler.ts). */
+export function tenantOf(db: Db, webhookId: string): string {
+  return (stmt(db, 'SELECT hub_id FROM webhooks WHERE id = ?').pluck().get(webhookId) as string | undefined) ?? `webhook ${webhookId}`;
+}

@@ -4,8 +4,9 @@ import { BlockList, isIP } from 'node:net';
 // of a request the sandbox makes from the user's machine, so a client that may manage webhooks
 // must not reach what that machine reaches unless the user says so:
 // - public addresses: always (the hosted service delivers there too);
-// - loopback (127.0.0.0/8, ::1): only for a webhook last written by an admin client (the
-//   user's own credentials: `sandbox-admin` and the tests' receivers on 127.0.0.1);
+// - loopback (127.0.0.0/8, ::1): only for a webhook last written by the user's own credentials
+//   (the admin client `sandbox-admin`, or a client given every functional permission with
+//   `cms sandbox client create --permission all`): the tests' receivers on 127.0.0.1;
 // - everything else (private ranges, carrier-grade NAT, link-local and 169.254.169.254, unique
 //   local and site-local IPv6, unspecified, multicast, documentation, benchmarking and
 //   transition ranges that embed an IPv4 address): never, unless the user lists it
@@ -112,8 +113,8 @@ export function parseAllowRule(value: string): AllowRule {
 export interface DestinationPolicy {
   /** The user's --allow-webhook-to rules. */
   allow: readonly AllowRule[];
-  /** The webhook was last written by an admin client: loopback is allowed. */
-  adminWriter: boolean;
+  /** The webhook was last written by the user's own credentials (core/auth/principal.ts fullyTrusted): loopback is allowed. */
+  trustedWriter: boolean;
 }
 
 /** Why a delivery may not go to `address` (reached through `hostname`), or null when it may. */
@@ -127,8 +128,8 @@ export function destinationProblem(policy: DestinationPolicy, hostname: string, 
     if ('host' in rule && rule.host === host) return null;
     if ('list' in rule && isIP(plain) && rule.list.check(plain, isIP(plain) === 4 ? 'ipv4' : 'ipv6')) return null;
   }
-  if (kind === 'loopback' && policy.adminWriter) return null;
-  const who = kind === 'loopback' ? ' for a webhook last changed by a client that is not an admin' : '';
+  if (kind === 'loopback' && policy.trustedWriter) return null;
+  const who = kind === 'loopback' ? ' (allowed only for webhooks last changed by the admin client or a client with every permission)' : '';
   return `destination not allowed: ${host === plain ? plain : `${host} (${plain})`} is a ${kind} address${who}; the user may allow it with cms sandbox serve --allow-webhook-to <host|address|range>`;
 }
 

@@ -22,6 +22,7 @@ export function create(ctx: RequestContext) {
   const input = ctx.body<Input<typeof bodies.create>>();
   checkHandlers(ctx, input.handlers, hubId);
   checkTemplates(input);
+  checkHubLimits(ctx, hubId, input.handlers, null);
   const hook: Webhook = {
     id: newId(ctx.now()),
     hubId,
@@ -50,6 +51,7 @@ export function update(ctx: RequestContext) {
   const input = ctx.body<Input<typeof bodies.update>>();
   if (input.handlers) checkHandlers(ctx, input.handlers, hook.hubId);
   checkTemplates(input);
+  if (input.handlers && !hook.owner) checkHubLimits(ctx, hook.hubId, input.handlers, hook.id);
   const next: Webhook = {
     ...hook,
     ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'headers')),
@@ -77,11 +79,11 @@ export function requests(ctx: RequestContext) {
   const { requests: rows, next } = listRequests(ctx.db, hook.id, limit, rawCursor ? Number(rawCursor) : null);
   // Payloads are content: a caller who may manage webhooks but not read content sees the attempts without them.
   // What a receiver on this machine or its network answered (anything but a public address) is
-  // shown to admin clients only: a webhook must not be a way to read the user's own services.
+  // shown to the user's own clients only (admin, or every permission): a webhook must not be a way to read the user's own services.
   const readsContent = ctx.can('items.list', { hubId: hook.hubId });
   const shown = rows.map((r) => {
     let shownRow: Omit<WebhookRequest, 'requestBody'> & { requestBody: string | null; payloadWithheld?: true; responseWithheld?: true } = readsContent ? r : { ...r, requestBody: null, responseBody: null, payloadWithheld: true };
-    if (!ctx.principal.admin && r.destination && r.destination.kind !== 'public' && shownRow.responseBody !== null) shownRow = { ...shownRow, responseBody: null, responseWithheld: true };
+    if (!ctx.principal.fullyTrusted && r.destination && r.destination.kind !== 'public' && shownRow.responseBody !== null) shownRow = { ...shownRow, responseBody: null, responseWithheld: true };
     return shownRow;
   });
   const base = ctx.href(`/hubs/${hook.hubId}/webhooks/${hook.id}/requests`);
@@ -111,7 +113,7 @@ function mergeHeaders(given: Input<typeof bodies.update>['headers'] & object, st
  * literally: names are checked at each delivery, on what they resolve to then.
  */
 function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): void {
-  const policy = { allow: (ctx.service.options.allowWebhookTo ?? []).map(parseAllowRule), adminWriter: ctx.principal.admin };
+  const policy = { allow: (ctx.service.options.allowWebhookTo ?? []).map(parseAllowRule), trustedWriter: ctx.principal.fullyTrusted };
   for (const handler of handlers) {
     if (!handler.startsWith('sandbox:')) {
       let url: URL | null = null;
@@ -133,6 +135,27 @@ function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): 
         invalidValue: handler,
       });
     }
+  }
+}
+
+/**
+ * Webhooks a client makes, per hub, and the network handlers over all of them: bounded, so one
+ * hub cannot queue an unbounded number of deliveries per event (issue 32.3). Webhooks a search
+ * index or an integration owns deliver inside the sandbox and do not count.
+ */
+const HUB_LIMITS = { webhooks: 100, networkHandlers: 100 } as const;
+
+function checkHubLimits(ctx: RequestContext, hubId: string, handlers: string[], replacing: string | null): void {
+  const network = (hs: string[]) => hs.filter((h) => !h.startsWith('sandbox:')).length;
+  const others = webhooks(ctx.db)
+    .all({ where: 'hub_id = ?', params: [hubId] })
+    .filter((w) => !w.owner && w.id !== replacing);
+  if (replacing === null && others.length >= HUB_LIMITS.webhooks) {
+    throw badRequest(`A hub holds at most ${HUB_LIMITS.webhooks} webhooks (besides those its search indexes and integrations own); delete one first`, { entity: 'Webhook', property: 'hubId', invalidValue: hubId });
+  }
+  const total = others.reduce((n, w) => n + network(w.handlers), 0) + network(handlers);
+  if (total > HUB_LIMITS.networkHandlers) {
+    throw badRequest(`A hub's webhooks have at most ${HUB_LIMITS.networkHandlers} http(s) handlers in all; this would make ${total}`, { entity: 'Webhook', property: 'handlers', invalidValue: handlers.length });
   }
 }
 

@@ -120,9 +120,18 @@ export function withoutEvents<T>(db: Db, fn: () => T): T {
   }
 }
 
+/**
+ * The task kind of a delivery to `url` (core/tasks.ts TASK): over the network it waits for one of
+ * the scheduler's shared slots; to a receiver inside the sandbox (sandbox://, a search index's
+ * sync) it takes none, so no receiver elsewhere can hold it up.
+ */
+export function deliveryKind(url: string): 'webhook-delivery' | 'webhook-internal' {
+  return url.startsWith('sandbox:') ? 'webhook-internal' : 'webhook-delivery';
+}
+
 /** Cancels the deliveries of a webhook not yet attempted (it was deactivated or deleted). */
 export function cancelDeliveries(db: Db, webhookId: string): number {
-  return stmt(db, "UPDATE tasks SET state = 'cancelled' WHERE kind = 'webhook-delivery' AND ref = ? AND state = 'pending'").run(webhookId).changes;
+  return stmt(db, "UPDATE tasks SET state = 'cancelled' WHERE kind IN ('webhook-delivery', 'webhook-internal') AND ref = ? AND state = 'pending'").run(webhookId).changes;
 }
 
 /**
@@ -138,7 +147,7 @@ export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload:
   if (!rows.length) return 0;
   // `synthetic` comes before payload: deliveryJson splices a serialized payload in last.
   const event: Delivery['event'] = { id: newId(nowMs), name, hubId, createdDate: new Date(nowMs).toISOString(), ...(options.synthetic ? { synthetic: true as const } : {}), payload };
-  const insert = stmt(db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)");
+  const insert = stmt(db, 'INSERT INTO tasks (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)');
   let count = 0;
   for (const row of rows) {
     const hook = JSON.parse(row) as Webhook;
@@ -147,7 +156,7 @@ export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload:
     if (!options.webhookId && (!hook.events.some((e) => canonicalEvent(e) === name) || !filtersPass(hook.filters, event))) continue;
     for (const url of hook.handlers) {
       const delivery: Delivery = { deliveryId: newId(nowMs), webhookId: hook.id, eventName: name, url, attempt: 1, event };
-      insert.run(hook.id, nowMs, deliveryJson(delivery, payloadJson));
+      insert.run(deliveryKind(url), hook.id, nowMs, deliveryJson(delivery, payloadJson));
       count++;
     }
   }
