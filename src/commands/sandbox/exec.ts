@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
-import { corsOriginOption, startServing } from './_serve.js';
+import { allowWebhookToOption, corsOriginOption, startServing } from './_serve.js';
 
 interface Opts {
   seed?: string;
@@ -10,6 +10,7 @@ interface Opts {
   dataDir?: string;
   tokenTtl?: number;
   corsOrigin?: string[];
+  allowWebhookTo?: string[];
 }
 
 /** Signals passed on to the command (Ctrl-C reaches it from the terminal too; a `kill` of cms only through here). */
@@ -32,11 +33,12 @@ export default defineCommand<Opts>({
     { flags: '--data-dir <dir>', description: 'keep the data in this directory (default: in memory, gone when the command ends)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
     corsOriginOption,
+    allowWebhookToOption,
   ],
   async run(ctx, args, opts) {
     const command = (args.command as string[] | undefined) ?? [];
     if (!command[0]) throw new UsageError('Give the command to run after --', 'For example: cms sandbox exec -- npm test');
-    const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, seed: opts.seed });
+    const served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, allowWebhookTo: opts.allowWebhookTo, seed: opts.seed });
     const { info, server } = served;
     const hub = info.hub;
     const env: NodeJS.ProcessEnv = {

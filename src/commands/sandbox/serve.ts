@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, corsOriginOption, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, allowWebhookToOption, corsOriginOption, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -13,6 +13,7 @@ interface Opts {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  allowWebhookTo?: string[];
   corsOrigin?: string[];
   seed?: string;
   exportOnExit?: string;
@@ -50,6 +51,7 @@ export default defineCommand<Opts>({
       repeatable: true,
     },
     corsOriginOption,
+    allowWebhookToOption,
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
@@ -77,7 +79,7 @@ export default defineCommand<Opts>({
     const seed = opts.seed === undefined ? undefined : seedPath(opts.seed);
     if (opts.detach) return detach(ctx, opts, directory, port, seed && 'dir' in seed ? DETACH_SEED_DIR_TIMEOUT_MS : DETACH_TIMEOUT_MS);
 
-    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed });
+    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, allowWebhookTo: opts.allowWebhookTo, seed: opts.seed });
     const { server, sandbox, info } = served;
     // Listen for Ctrl-C / SIGTERM before printing the URL: whoever reads it may stop the server at once.
     const stopped = new Promise<void>((resolve) => {
@@ -169,6 +171,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   for (const [flag, value] of pass) if (value !== undefined) args.push(flag, String(value));
   for (const h of opts.allowHost ?? []) args.push('--allow-host', h);
   for (const o of opts.corsOrigin ?? []) args.push('--cors-origin', o);
+  for (const w of opts.allowWebhookTo ?? []) args.push('--allow-webhook-to', w);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
   fs.closeSync(log);
   let exited: number | null = null;
