@@ -133,6 +133,14 @@ export function destinationProblem(policy: DestinationPolicy, hostname: string, 
   return `destination not allowed: ${host === plain ? plain : `${host} (${plain})`} is a ${kind} address${who}; the user may allow it with cms sandbox serve --allow-webhook-to <host|address|range>`;
 }
 
+/** Why a handler URL may not be saved (it names a forbidden address or `localhost` literally), or null; names are checked at delivery. */
+export function literalProblem(policy: DestinationPolicy, url: URL): string | null {
+  const kind = literalKind(url);
+  if (kind === null || kind === 'public') return null;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return destinationProblem(policy, host, isIP(plainAddress(host)) ? host : '127.0.0.1');
+}
+
 /** The kind of destination a handler URL names literally (an address, or `localhost`), before any lookup; null for other names. */
 export function literalKind(url: URL): AddressKind | null {
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();

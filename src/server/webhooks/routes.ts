@@ -9,7 +9,7 @@ import type { Input } from '../core/validate.js';
 import type * as bodies from './schemas.js';
 import { internalHandlerProblem } from './internal.js';
 import { templateProblem } from './template.js';
-import { destinationProblem, literalKind, parseAllowRule } from './destinations.js';
+import { literalProblem, parseAllowRule } from './destinations.js';
 
 export function list(ctx: RequestContext) {
   const hubId = loadHub(ctx).id;
@@ -118,12 +118,12 @@ function checkHandlers(ctx: RequestContext, handlers: string[], hubId: string): 
     if (!handler.startsWith('sandbox:')) {
       let url: URL | null = null;
       try {
+        // Template tags stand for text of their own: what is checked here is the URL around them.
         url = new URL(handler.replace(/\{\{\{?[^{}]*\}\}\}?/g, 'x'));
       } catch {
         url = null;
       }
-      const kind = url && literalKind(url);
-      const problem = url && kind && kind !== 'public' ? destinationProblem(policy, url.hostname, kind === 'loopback' && !/^[\d.:[\]a-f]+$/i.test(url.hostname) ? '127.0.0.1' : url.hostname) : null;
+      const problem = url && literalProblem(policy, url);
       if (problem) throw badRequest(`Handler ${handler}: ${problem}`, { entity: 'Webhook', property: 'handlers', invalidValue: handler });
       continue;
     }
