@@ -883,7 +883,8 @@ _cms_opts=(
 --faults-seed:seed for the fault dice
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
 --token-ttl:access token lifetime
---cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console'
+--cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--allow-webhook-to:let webhooks deliver to this host name, address or CIDR range (repeatable; * for anywhere), whoever wrote them; by default they reach public addresses, and loopback only when written by the admin client or a client with every permission (docs/threat-model.md)'
   'cms sandbox requests' '--method:only this HTTP method
 --path:only paths matching the glob (* within a segment, ** across)
 --status:only this status (404), class (4xx) or dropped
@@ -900,6 +901,7 @@ _cms_opts=(
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
 --allow-host:also answer requests whose Host is this name (repeatable)\: name, name\:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served
 --cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--allow-webhook-to:let webhooks deliver to this host name, address or CIDR range (repeatable; * for anywhere), whoever wrote them; by default they reach public addresses, and loopback only when written by the admin client or a client with every permission (docs/threat-model.md)
 --port:port to listen on (0 picks a free one)
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
 --token-ttl:access token lifetime
@@ -1320,9 +1322,9 @@ _cms_valopts=(
   'cms extension list' ' --hub --limit '
   'cms extension update' ' --name --label --url --category --description --height --parameters --settings --status --body-file --set '
   'cms sandbox console' ' --port '
-  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl --cors-origin '
+  'cms sandbox exec' ' --seed --faults --faults-seed --data-dir --token-ttl --cors-origin --allow-webhook-to '
   'cms sandbox requests' ' --method --path --status --client --limit --interval --for --port '
-  'cms sandbox serve' ' --host --allow-host --cors-origin --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
+  'cms sandbox serve' ' --host --allow-host --cors-origin --allow-webhook-to --port --data-dir --token-ttl --faults --faults-seed --seed --export-on-exit --pid-file '
   'cms sandbox stop' ' --data-dir '
   'cms sandbox trigger' ' --hub --item --edition --snapshot --webhook --set '
   'cms sandbox wait' ' --timeout --interval --data-dir '
