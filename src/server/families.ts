@@ -79,6 +79,7 @@ export const taskKinds: TaskKinds = {
   localize: () => import('./items/task-localize.js'),
   'publishing-job': () => import('./publishing/task.js'),
   'webhook-delivery': () => import('./webhooks/deliver.js'),
+  'webhook-internal': () => import('./webhooks/deliver.js'),
   'edition-schedule': () => import('./editions/task-schedule.js'),
   'edition-publish': () => import('./editions/task-publish.js'),
   'bulk-job': () => import('./bulk-jobs/task.js'),

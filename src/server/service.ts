@@ -52,6 +52,8 @@ export interface ServiceOptions {
   journalSize?: number;
   /** The request journal to record into (shared with the service this one replaces), instead of a new one. */
   journal?: RequestJournal;
+  /** Webhook destinations the user allows besides public addresses (webhooks/destinations.ts): host names, addresses, CIDR ranges or *. */
+  allowWebhookTo?: string[];
 }
 
 /** What the journal learns of a request while it is answered. */

@@ -66,6 +66,16 @@ describe('cms sandbox serve and the Host header', () => {
     }
   });
 
+  it('a malformed --allow-webhook-to is a usage error (exit 2) naming the value (issue 32.2)', async () => {
+    for (const bad of ['10.0.0.0/33', 'http://x', 'a b']) {
+      const res = await home.run(['sandbox', 'serve', '--port', '0', '--allow-webhook-to', bad]);
+      expect(res.exitCode, res.stderr).toBe(2);
+      expect(res.stderr).toContain('--allow-webhook-to');
+      expect(res.stderr).toContain(bad);
+      expect(res.stderr).not.toMatch(/    at /);
+    }
+  });
+
   it('--host 0.0.0.0 serves the machine\'s interface addresses, and still refuses other names', async () => {
     const wide = await start(['--host', '0.0.0.0']);
     const port = new URL(wide.url).port;

@@ -172,6 +172,28 @@ describe('startSandbox({ corsOrigins })', () => {
   });
 });
 
+describe('startSandbox({ allowWebhookTo })', () => {
+  it('a client without every permission delivers to a listed loopback address, across restores; a bad value is refused before anything starts (issue 32.2)', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      await using sb = await startSandbox({ allowWebhookTo: ['127.0.0.1'] });
+      const hub = (await (await admin(sb))('POST', '/hubs', { name: 'hooks', label: 'Hooks' })).body as { id: string };
+      const creds = await sb.client(['CONTENT:FUNCTIONAL:WEBHOOK:CREATE', 'CONTENT:FUNCTIONAL:WEBHOOK:READ'], { acl: [{ resource: 'hubs', id: hub.id, permissions: ['READ', 'EDIT'] }] });
+      const saved = await sb.snapshot();
+      await sb.restore(saved);
+      const call = await admin(sb, creds.clientId, creds.clientSecret);
+      const hook = await call('POST', `/hubs/${hub.id}/webhooks`, { label: 'h', events: ['content-item.created'], handlers: [`${receiver.url}/listed`] });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      // [::1] is loopback too, but not listed: refused for this client.
+      expect((await call('POST', `/hubs/${hub.id}/webhooks`, { label: 'h', events: ['content-item.created'], handlers: [`http://[::1]:1/x`] })).status).toBe(400);
+      await expect(startSandbox({ allowWebhookTo: ['10.0.0.0/99'] })).rejects.toThrow(/allowWebhookTo: .*longer than the address/);
+      await expect(startSandbox({ allowWebhookTo: 'x' as never })).rejects.toThrow(SandboxError);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
 describe('startSandbox: a snapshot carries pending work', () => {
   it('a webhook delivery waiting for its retry when saved is retried by a sandbox seeded from the file, on its restored clock', async () => {
     const receiver = await new Receiver().start();

@@ -21,6 +21,8 @@ export interface ServeSettings {
   allowHost?: string[];
   /** --cors-origin values: exact origins or *. */
   corsOrigin?: string[];
+  /** --allow-webhook-to values: host names, addresses, CIDR ranges or * (server/webhooks/destinations.ts). */
+  allowWebhookTo?: string[];
   seed?: string;
   /** Start the interception proxy (--intercept), its CA in this directory; refuse other hosts when offline. */
   intercept?: { caDir: string; offline?: boolean; nodeOptions?: string };
@@ -98,6 +100,16 @@ export async function startServing(ctx: Context, s: ServeSettings): Promise<Serv
       throw new UsageError(`--cors-origin: ${(err as Error).message}`);
     }
   }
+  if (s.allowWebhookTo?.length) {
+    const { parseAllowRule } = await import('../../server/webhooks/destinations.js');
+    for (const value of s.allowWebhookTo) {
+      try {
+        parseAllowRule(value);
+      } catch (err) {
+        throw new UsageError(`--allow-webhook-to: ${(err as Error).message}`);
+      }
+    }
+  }
   let faults: Faults | undefined;
   try {
     faults = s.faults ? parseFaults(s.faults) : undefined;
@@ -133,6 +145,7 @@ async function serveOn(ctx: Context, s: ServeSettings, faults: Faults | undefine
       tokenTtlSeconds: s.tokenTtl,
       faults,
       faultSeed: s.faultsSeed,
+      allowWebhookTo: s.allowWebhookTo,
       onError: (err, req) => ctx.io.err(`sandbox: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`),
     });
   } catch (err) {
@@ -196,6 +209,13 @@ export const interceptOptions: OptionSpec[] = [
 ];
 
 /** --cors-origin, for serve and exec alike (checked where the server starts: core/host.ts). */
+export const allowWebhookToOption: OptionSpec = {
+  flags: '--allow-webhook-to <host|address|range>',
+  description:
+    'let webhooks deliver to this host name, address or CIDR range (repeatable; * for anywhere), whoever wrote them; by default they reach public addresses, and loopback only when written by the admin client or a client with every permission (docs/threat-model.md)',
+  repeatable: true,
+};
+
 export const corsOriginOption: OptionSpec = {
   flags: '--cors-origin <origin>',
   description:

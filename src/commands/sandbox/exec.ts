@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { defineCommand } from '../../cli/define.js';
 import { CommandExit, UsageError } from '../../core/errors.js';
-import { corsOriginOption, interceptOptions, startServing } from './_serve.js';
+import { allowWebhookToOption, corsOriginOption, interceptOptions, startServing } from './_serve.js';
 import type { Sandbox } from '../../server/app.js';
 
 interface Opts {
@@ -13,6 +13,7 @@ interface Opts {
   corsOrigin?: string[];
   intercept?: boolean;
   offline?: boolean;
+  allowWebhookTo?: string[];
 }
 
 /** Signals passed on to the command (Ctrl-C reaches it from the terminal too; a `kill` of cms only through here). */
@@ -37,6 +38,7 @@ export default defineCommand<Opts>({
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
     corsOriginOption,
     ...interceptOptions,
+    allowWebhookToOption,
   ],
   async run(ctx, args, opts) {
     const command = (args.command as string[] | undefined) ?? [];
@@ -47,7 +49,7 @@ export default defineCommand<Opts>({
     const intercept = opts.intercept ? { caDir: opts.dataDir ?? runDir!, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined;
     let served;
     try {
-      served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, seed: opts.seed, intercept });
+      served = await startServing(ctx, { dataDir: opts.dataDir ?? ':memory:', host: '127.0.0.1', port: 0, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, corsOrigin: opts.corsOrigin, allowWebhookTo: opts.allowWebhookTo, seed: opts.seed, intercept });
     } catch (err) {
       if (runDir) await removeDir(runDir);
       throw err;

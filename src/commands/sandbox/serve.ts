@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/define.js';
 import { dataDir } from '../../config/paths.js';
 import { CliError, UsageError, writeFailure } from '../../core/errors.js';
 import { done } from '../../output/result.js';
-import { PID_FILE, corsOriginOption, interceptOptions, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
+import { PID_FILE, allowWebhookToOption, corsOriginOption, interceptOptions, parsePort, seedPath, startServing, type ServedInfo } from './_serve.js';
 
 interface Opts {
   host: string;
@@ -13,6 +13,7 @@ interface Opts {
   faults?: string;
   faultsSeed?: number;
   allowHost?: string[];
+  allowWebhookTo?: string[];
   corsOrigin?: string[];
   seed?: string;
   exportOnExit?: string;
@@ -55,6 +56,7 @@ export default defineCommand<Opts>({
     },
     corsOriginOption,
     ...interceptOptions,
+    allowWebhookToOption,
     { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '8787' },
     { flags: '--data-dir <dir>', description: 'data directory (default: CMS_DATA_DIR or ~/.local/share/cms)' },
     { flags: '--token-ttl <seconds>', description: 'access token lifetime', integer: true },
@@ -94,7 +96,7 @@ export default defineCommand<Opts>({
     if (opts.offline && !opts.intercept) throw new UsageError('--offline needs --intercept');
     if (opts.detach) return detach(ctx, opts, directory, port, seed && 'dir' in seed ? DETACH_SEED_DIR_TIMEOUT_MS : DETACH_TIMEOUT_MS);
 
-    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, seed: opts.seed, intercept: opts.intercept ? { caDir: directory, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined });
+    const served = await startServing(ctx, { dataDir: directory, host: opts.host, port, tokenTtl: opts.tokenTtl, faults: opts.faults, faultsSeed: opts.faultsSeed, allowHost: opts.allowHost, corsOrigin: opts.corsOrigin, allowWebhookTo: opts.allowWebhookTo, seed: opts.seed, intercept: opts.intercept ? { caDir: directory, offline: opts.offline, nodeOptions: ctx.env.NODE_OPTIONS } : undefined });
     const { server, sandbox, info } = served;
     // From here the port is open with the well-known admin credentials: any failure closes it all
     // before it is reported (a serve left listening after its error ignored SIGTERM, and a detached
@@ -218,6 +220,7 @@ async function detach(ctx: Context, opts: Opts, directory: string, port: number,
   for (const o of opts.corsOrigin ?? []) args.push('--cors-origin', o);
   if (opts.intercept) args.push('--intercept');
   if (opts.offline) args.push('--offline');
+  for (const w of opts.allowWebhookTo ?? []) args.push('--allow-webhook-to', w);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
   fs.closeSync(log);
   let exited: number | null = null;

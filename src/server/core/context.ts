@@ -24,7 +24,7 @@ export interface ServiceHost {
   readonly journal: RequestJournal;
   readonly tokenTtlSeconds: number;
   readonly signingKey: Buffer;
-  readonly options: { readonly dataDir: string };
+  readonly options: { readonly dataDir: string; readonly allowWebhookTo?: readonly string[] };
   /** Caches valid until the data changes (here or in another process); see Caches. */
   readonly caches: Caches;
   /** Records that this process changed the data: cached state is re-read on the next request. */

@@ -1,7 +1,7 @@
 import type { ServiceHost } from './context.js';
 import { stmt } from './statements.js';
 import type { Db } from './db.js';
-import type { Task, TaskKinds, TaskModule } from './tasks.js';
+import { SLOTTED_KINDS, type Task, type TaskKinds, type TaskModule } from './tasks.js';
 
 export type { Task } from './tasks.js';
 
@@ -15,19 +15,29 @@ export interface SchedulerHost extends ServiceHost {
 const LEASE_MS = 60_000;
 const BATCH = 200;
 const MAX_ROUNDS = 50;
-/** Asynchronous tasks (deliveries) in flight at once; the rest wait, pending, for a free slot. */
+/** Slotted tasks (network deliveries) in flight at once; the rest wait, pending, for a free slot. */
 export const MAX_INFLIGHT = 8;
+const SLOTTED_SQL = SLOTTED_KINDS.map((k) => `'${k}'`).join(', ');
 
 /**
  * Runs due tasks in order (due time, then creation). Synchronous tasks (publishing, localization,
  * bulk jobs) run inside one transaction each, before the request that found them due is answered.
  * Asynchronous ones (webhook deliveries) are claimed with a lease and finish in the background.
+ * Slotted ones (deliveries over the network, SLOTTED_KINDS) share MAX_INFLIGHT slots fairly: a
+ * free slot goes to the tenant (hub) with the fewest in flight, the one served longest ago on a
+ * tie, and within it to the ref (webhook) likewise; so one hub's stalled receivers delay another
+ * hub's delivery by at most one attempt's time, never by its whole backlog. Other asynchronous
+ * kinds (deliveries inside the sandbox) take no slot.
  */
 export class Scheduler {
   private pass: Promise<void> | null = null;
   /** When work is next due (sandbox time) and when a lease next expires (real time); null: unknown. */
   private next: { dueAt: number; leaseAt: number } | null = null;
   private readonly inflight = new Set<Promise<void>>();
+  /** Slotted tasks in flight, by tenant and by ref; when each tenant and ref was last given a slot. */
+  private readonly slotted = { count: 0, tenants: new Map<string, number>(), refs: new Map<string, number>() };
+  private readonly servedAt = new Map<string, number>();
+  private serveSeq = 0;
   private timer: NodeJS.Timeout | null = null;
   /** A pass left due deliveries pending for lack of a slot: a finishing one starts the next pass. */
   private deferred = false;
@@ -75,10 +85,11 @@ export class Scheduler {
     // going until nothing is due, with a bound so a task that re-enqueues itself cannot spin.
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const now = this.service.clock.now();
+      // Slotted kinds are not read here: a backlog of them must not hide the work behind it.
       const due = stmt(
         this.db,
         `SELECT id, kind, ref, due_at, attempts, payload FROM tasks
-         WHERE (state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)
+         WHERE ((state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?)) AND kind NOT IN (${SLOTTED_SQL})
          ORDER BY due_at, id LIMIT ${BATCH}`,
       ).all(now, Date.now()) as Task[];
       let progressed = false;
@@ -88,15 +99,11 @@ export class Scheduler {
           stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE id = ?").run(`unknown task kind ${task.kind}`, task.id);
           continue;
         }
-        // At capacity, a delivery stays pending until one in flight finishes (markChanged, the timer).
-        if (mod.async && this.inflight.size >= MAX_INFLIGHT) {
-          this.deferred = true;
-          continue;
-        }
         progressed = true;
         if (mod.async) this.startAsync(task, mod);
         else this.runSync(task, mod);
       }
+      if (await this.fillSlots(now)) progressed = true;
       if (!progressed) break;
       ran = true;
     }
@@ -104,6 +111,58 @@ export class Scheduler {
     const dueAt = stmt(this.db, "SELECT min(due_at) FROM tasks WHERE state = 'pending'").pluck().get() as number | null;
     const leaseAt = stmt(this.db, "SELECT min(lease_until) FROM tasks WHERE state = 'running'").pluck().get() as number | null;
     this.next = { dueAt: dueAt ?? Infinity, leaseAt: leaseAt ?? Infinity };
+  }
+
+  /**
+   * Gives free slots to due slotted tasks, fairly (see the class comment); true when one started.
+   * Reads one task per (kind, ref) at a time, so a long backlog costs one row per webhook.
+   */
+  private async fillSlots(now: number): Promise<boolean> {
+    const dueWhere = `((state = 'pending' AND due_at <= ?) OR (state = 'running' AND lease_until < ?))`;
+    const heads = stmt(this.db, `SELECT kind, ref, min(id) AS id FROM tasks WHERE kind IN (${SLOTTED_SQL}) AND ${dueWhere} GROUP BY kind, ref`).all(now, Date.now()) as { kind: string; ref: string; id: number }[];
+    if (!heads.length) return false;
+    if (this.slotted.count >= MAX_INFLIGHT) {
+      // At capacity, deliveries stay pending until one in flight finishes (it starts the next pass).
+      this.deferred = true;
+      return false;
+    }
+    const candidates: { kind: string; ref: string; id: number; tenant: string; mod: TaskModule }[] = [];
+    for (const h of heads) {
+      const mod = await this.taskKinds[h.kind]?.();
+      if (!mod) {
+        stmt(this.db, "UPDATE tasks SET state = 'failed', last_error = ? WHERE kind = ? AND ref = ? AND state = 'pending'").run(`unknown task kind ${h.kind}`, h.kind, h.ref);
+        continue;
+      }
+      candidates.push({ ...h, tenant: mod.tenantOf?.(this.db, h.ref) ?? h.ref, mod });
+    }
+    const load = (m: Map<string, number>, k: string) => m.get(k) ?? 0;
+    const served = (k: string) => this.servedAt.get(k) ?? -1;
+    let started = false;
+    while (this.slotted.count < MAX_INFLIGHT && candidates.length) {
+      let best = 0;
+      for (let i = 1; i < candidates.length; i++) {
+        const a = candidates[i]!;
+        const b = candidates[best]!;
+        const byTenant = load(this.slotted.tenants, a.tenant) - load(this.slotted.tenants, b.tenant) || served(`t:${a.tenant}`) - served(`t:${b.tenant}`);
+        const byRef = load(this.slotted.refs, a.ref) - load(this.slotted.refs, b.ref) || served(`r:${a.ref}`) - served(`r:${b.ref}`);
+        if (byTenant < 0 || (byTenant === 0 && (byRef < 0 || (byRef === 0 && a.id < b.id)))) best = i;
+      }
+      const pick = candidates[best]!;
+      const task = stmt(this.db, 'SELECT id, kind, ref, due_at, attempts, payload FROM tasks WHERE id = ?').get(pick.id) as Task | undefined;
+      if (task && this.startAsync(task, pick.mod, { tenant: pick.tenant, ref: pick.ref })) {
+        started = true;
+        this.servedAt.set(`t:${pick.tenant}`, ++this.serveSeq);
+        this.servedAt.set(`r:${pick.ref}`, this.serveSeq);
+      }
+      // The ref's next due task, if any, takes its place among the candidates.
+      const next = stmt(this.db, `SELECT min(id) FROM tasks WHERE kind = ? AND ref = ? AND id > ? AND ${dueWhere}`).pluck().get(pick.kind, pick.ref, pick.id, now, Date.now()) as number | null;
+      if (next === null) candidates.splice(best, 1);
+      else pick.id = next;
+    }
+    if (candidates.length) this.deferred = true;
+    // Tenants and refs with nothing in flight need no memory beyond the order they were served in.
+    if (this.servedAt.size > 10_000) for (const k of [...this.servedAt.keys()].slice(0, 5_000)) this.servedAt.delete(k);
+    return started;
   }
 
   private runSync(task: Task, mod: TaskModule): void {
@@ -121,13 +180,24 @@ export class Scheduler {
       .immediate();
   }
 
-  private startAsync(task: Task, mod: TaskModule): void {
+  /** Starts an asynchronous task (holding a slot when `slot` is given); false when another process had claimed it. */
+  private startAsync(task: Task, mod: TaskModule, slot?: { tenant: string; ref: string }): boolean {
     const claimed = stmt(this.db, "UPDATE tasks SET state = 'running', lease_until = ?, attempts = attempts + 1 WHERE id = ? AND (state = 'pending' OR (state = 'running' AND lease_until < ?))").run(
       Date.now() + LEASE_MS,
       task.id,
       Date.now(),
     );
-    if (claimed.changes === 0) return;
+    if (claimed.changes === 0) return false;
+    const bump = (m: Map<string, number>, k: string, by: number) => {
+      const n = (m.get(k) ?? 0) + by;
+      if (n > 0) m.set(k, n);
+      else m.delete(k);
+    };
+    if (slot) {
+      this.slotted.count++;
+      bump(this.slotted.tenants, slot.tenant, 1);
+      bump(this.slotted.refs, slot.ref, 1);
+    }
     const p = Promise.resolve()
       .then(() => mod.run(this.service, task))
       .then(
@@ -137,6 +207,11 @@ export class Scheduler {
       .catch(() => undefined)
       .finally(() => {
         this.inflight.delete(p);
+        if (slot) {
+          this.slotted.count--;
+          bump(this.slotted.tenants, slot.tenant, -1);
+          bump(this.slotted.refs, slot.ref, -1);
+        }
         this.service.markChanged();
         if (this.deferred && this.db.open) {
           this.deferred = false;
@@ -144,6 +219,7 @@ export class Scheduler {
         }
       });
     this.inflight.add(p);
+    return true;
   }
 
   /** Runs due work every `intervalMs` (serve mode), re-reading the shared clock each time. */

@@ -25,3 +25,10 @@ export function stagingViewPoint(db: Db, url: URL, nowMs: number, hubId: string)
   }
   return { atMs: preview.at ?? nowMs, ...(pins ? { pins } : {}) };
 }
+
+/** The item versions of a snapshot of the hub (what a snapshot preview pins); null when the hub has no such snapshot. */
+export function snapshotPins(db: Db, snapshotId: string, hubId: string): Pins | null {
+  const snapshot = snapshots(db).get(snapshotId);
+  if (!snapshot || snapshot.hubId !== hubId) return null;
+  return new Map(snapshotItems(db, snapshot.id).map((e) => [e.itemId, e.version]));
+}

@@ -3,11 +3,10 @@ import { conflict, notFound } from '../core/errors.js';
 import { pageOf, pageRequest } from '../core/hal.js';
 import { newId } from '../core/ids.js';
 import { loadHub } from '../hubs/index.js';
-import { TASK } from '../core/tasks.js';
 import { bulkJobs } from '../bulk-jobs/index.js';
 import { publishingJobs } from '../snapshots/index.js';
 import { stmt } from '../core/statements.js';
-import { webhooks, type Delivery, type WebhookRequest } from '../webhooks/index.js';
+import { deliveryKind, webhooks, type Delivery, type WebhookRequest } from '../webhooks/index.js';
 import { renderBulkJob } from '../bulk-jobs/index.js';
 import { renderPublishingJob } from '../snapshots/index.js';
 
@@ -43,7 +42,7 @@ export function resendRequest(ctx: RequestContext) {
   const event = eventOf(request);
   if (!event) throw conflict('This attempt sent a custom payload (or a truncated one); its event cannot be rebuilt to send again', { entity: 'WebhookRequest', invalidValue: request.id });
   const delivery: Delivery = { deliveryId: newId(ctx.now()), webhookId: hook.id, eventName: request.eventName, url: request.url, attempt: 1, event };
-  ctx.service.scheduler.enqueue(TASK.webhookDelivery, hook.id, ctx.now(), delivery);
+  ctx.service.scheduler.enqueue(deliveryKind(delivery.url), hook.id, ctx.now(), delivery);
   return accepted({ deliveryId: delivery.deliveryId, webhookId: hook.id, eventName: delivery.eventName, url: delivery.url });
 }
 

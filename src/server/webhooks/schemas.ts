@@ -6,8 +6,11 @@ const eventName = z
   .refine((e) => (WEBHOOK_EVENTS as readonly string[]).includes(e.startsWith(EVENT_PREFIX) ? e.slice(EVENT_PREFIX.length) : e), {
     message: `must be one of ${WEBHOOK_EVENTS.join(', ')}`,
   });
-/** http(s) receivers, or a receiver inside the sandbox (sandbox://search-index/…). */
-const handler = z.string().regex(/^(https?|sandbox):\/\/\S+$/, 'must be an http(s) URL').max(2048);
+/** http(s) receivers, or a receiver inside the sandbox (sandbox://search-index/…); {{…}} tags may hold spaces (a template). */
+const handler = z
+  .string()
+  .max(2048)
+  .regex(/^(https?|sandbox):\/\/(?:[^\s{]|\{(?!\{)|\{\{[^{}\n]*\}\}|\{\{\{[^{}\n]*\}\}\})+$/, 'must be an http(s) URL');
 const header = z.object({
   key: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name'),
   value: z.string().max(4096).nullable(),

@@ -68,6 +68,8 @@ export interface WebhookRequest {
   responseBody: string | null;
   /** Set when the receiver answered more than the sandbox reads (deliver.ts MAX_ANSWER_BYTES). */
   responseBodyTruncated?: boolean;
+  /** The address the request went to and its kind (webhooks/destinations.ts); absent for sandbox:// receivers. */
+  destination?: { address: string; kind: string };
   /** 200 delivered; 202 delivered but the receiver answered 3xx (not followed) or 4xx (not retried); 500 receiver 5xx or network error (retried). */
   result: 200 | 202 | 500;
   error: string | null;
@@ -118,9 +120,18 @@ export function withoutEvents<T>(db: Db, fn: () => T): T {
   }
 }
 
+/**
+ * The task kind of a delivery to `url` (core/tasks.ts TASK): over the network it waits for one of
+ * the scheduler's shared slots; to a receiver inside the sandbox (sandbox://, a search index's
+ * sync) it takes none, so no receiver elsewhere can hold it up.
+ */
+export function deliveryKind(url: string): 'webhook-delivery' | 'webhook-internal' {
+  return url.startsWith('sandbox:') ? 'webhook-internal' : 'webhook-delivery';
+}
+
 /** Cancels the deliveries of a webhook not yet attempted (it was deactivated or deleted). */
 export function cancelDeliveries(db: Db, webhookId: string): number {
-  return stmt(db, "UPDATE tasks SET state = 'cancelled' WHERE kind = 'webhook-delivery' AND ref = ? AND state = 'pending'").run(webhookId).changes;
+  return stmt(db, "UPDATE tasks SET state = 'cancelled' WHERE kind IN ('webhook-delivery', 'webhook-internal') AND ref = ? AND state = 'pending'").run(webhookId).changes;
 }
 
 /**
@@ -136,7 +147,7 @@ export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload:
   if (!rows.length) return 0;
   // `synthetic` comes before payload: deliveryJson splices a serialized payload in last.
   const event: Delivery['event'] = { id: newId(nowMs), name, hubId, createdDate: new Date(nowMs).toISOString(), ...(options.synthetic ? { synthetic: true as const } : {}), payload };
-  const insert = stmt(db, "INSERT INTO tasks (kind, ref, due_at, payload) VALUES ('webhook-delivery', ?, ?, ?)");
+  const insert = stmt(db, 'INSERT INTO tasks (kind, ref, due_at, payload) VALUES (?, ?, ?, ?)');
   let count = 0;
   for (const row of rows) {
     const hook = JSON.parse(row) as Webhook;
@@ -145,7 +156,7 @@ export function enqueueEvent(db: Db, hubId: string, name: WebhookEvent, payload:
     if (!options.webhookId && (!hook.events.some((e) => canonicalEvent(e) === name) || !filtersPass(hook.filters, event))) continue;
     for (const url of hook.handlers) {
       const delivery: Delivery = { deliveryId: newId(nowMs), webhookId: hook.id, eventName: name, url, attempt: 1, event };
-      insert.run(hook.id, nowMs, deliveryJson(delivery, payloadJson));
+      insert.run(deliveryKind(url), hook.id, nowMs, deliveryJson(delivery, payloadJson));
       count++;
     }
   }

@@ -130,7 +130,8 @@ describe('webhooks', () => {
   });
 
   it('custom payloads render {{path}} templates', async () => {
-    const hook = (await api.post(`/hubs/${setup.hubId}/webhooks`, hookBody({ headers: [], customPayload: { type: 'text/x-handlebars-template', value: '{"kind":"{{name}}","item":"{{payload.id}}","v":{{payload.version}}}' } }))).body;
+    // Handlebars reads `}}}` as the end of a triple-stash: a JSON object closing after a tag needs a space.
+    const hook = (await api.post(`/hubs/${setup.hubId}/webhooks`, hookBody({ headers: [], customPayload: { type: 'text/x-handlebars-template', value: '{"kind":"{{name}}","item":"{{payload.id}}","v":{{payload.version}} }' } }))).body;
     const path = new URL(hook.handlers[0]).pathname;
     const item = await createItem(api, setup.repoId, setup.uri);
     const [d] = await receiver.waitFor(1, (r) => r.url === path);

@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { stmt } from '../statements.js';
-import type { AclResourceType } from './permissions.js';
+import { FUNCTIONAL_PERMISSIONS, type AclResourceType } from './permissions.js';
 
 /** The authenticated caller: a client with functional permissions and ACL entries. */
 export class Principal {
@@ -21,6 +21,15 @@ export class Principal {
       | undefined;
     if (!row) return null;
     return new Principal(db, row.id, row.admin === 1, new Set(JSON.parse(row.permissions) as string[]), row.generation);
+  }
+
+  /**
+   * The user's own credentials: the admin client, or a client given every functional permission
+   * (`cms sandbox client create --permission all`). What only such a client may do: deliver
+   * webhooks to loopback and read the answers of receivers that are not public (webhooks/destinations.ts).
+   */
+  get fullyTrusted(): boolean {
+    return this.admin || FUNCTIONAL_PERMISSIONS.every((p) => this.functional.has(p));
   }
 
   hasFunctional(permission: string): boolean {
