@@ -102,7 +102,8 @@ export class BulkRun implements RunSteps {
     }
     // The lock first: a refused run leaves no journal behind.
     const lock = RunLock.take(dataDir, opts.target, opts.command);
-    const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: opts.target, source: opts.source, undoOf: opts.undoOf });
+    const named = (t: RunTarget | undefined) => (t && !t.hubName && ctx.hubName(t.hubId) ? { ...t, hubName: ctx.hubName(t.hubId) } : t);
+    const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: named(opts.target)!, source: named(opts.source), undoOf: opts.undoOf });
     lock.setRun(journal.id);
     return new BulkRun(ctx, opts.command, journal, progress, false, lock);
   }
