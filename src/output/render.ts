@@ -346,9 +346,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
     return;
   }
   // Loaded only here: piped output, JSON and records never pay for the table library.
-  const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
-  // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
-  const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
+  const [paint, { default: Table }, { cellWidth: width }] = await Promise.all([io.colors(), import('cli-table3'), import('./text-table.js')]);
   const all = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
   // An optional column no row fills gives its room to the others.
   const kept = columns.map((c, i) => !c.optional || all.some((r) => r[i] !== ''));
@@ -377,7 +375,6 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
 }
 
 const TABLE_CHUNK = 200;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** cli-table3 without its box: columns apart by GAP, as `kubectl get` and `gh` lay out lists. */
 const NO_BORDERS = {

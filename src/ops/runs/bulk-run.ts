@@ -4,6 +4,7 @@ import type { OptionSpec } from '../../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../../core/errors.js';
 import { failing, item, text, type Output } from '../../output/result.js';
 import { afterWrite, beforeWrite } from '../../core/kill-switch.js';
+import { alignedLines } from '../../output/text-table.js';
 import { Journal, type DoneStep, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
 import { resolvePending, type Probe } from './resolve.js';
@@ -307,7 +308,5 @@ function pipedSummary(summary: Record<string, unknown>, plan: PlanRow[]): string
 
 /** Plan and failure tables, a row per item: never spread into arguments (see WorkQueue.push). */
 function table(head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => rows.reduce((w, r) => Math.max(w, Math.min(60, r[i]!.length)), h.length));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(head), ...rows.map(line)];
+  return alignedLines([head, ...rows], 60);
 }
