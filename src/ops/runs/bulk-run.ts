@@ -58,6 +58,8 @@ const ITEM_COUNTS: Record<string, string> = {
 
 export class BulkRun implements RunSteps {
   readonly failures: Failure[] = [];
+  /** What the run left as it was on purpose, and why (undo: what an item it refused still needs). */
+  readonly kept: Kept[] = [];
   /** The file a unit (by its step key) came from, set by runs that read files: failures name it (and CI annotates it). */
   fileOfKey?: (key: string) => string | undefined;
   /** The error of the latest failure, for commands about a single item that report it as their own. */
@@ -186,6 +188,11 @@ export class BulkRun implements RunSteps {
     this.progress.note(message);
   }
 
+  /** A resource left as it is on purpose: in the summary (KEPT on a terminal, `kept` in JSON). */
+  keep(entry: Kept): void {
+    this.kept.push(entry);
+  }
+
   /**
    * Runs the work and ends the run: the summary on success or partial failure; on Ctrl-C the
    * journal is left resumable; any other error fails the run (after what it did is journaled).
@@ -244,6 +251,7 @@ export class BulkRun implements RunSteps {
   summary(): Record<string, unknown> {
     const { created = 0, updated = 0, unchanged = 0, ...others } = this.counts;
     const summary: Record<string, unknown> = { runId: this.id, created, updated, unchanged, failed: this.failures.length, ...(this.countsInSummary ? others : {}), failures: this.failures };
+    if (this.kept.length) summary.kept = this.kept;
     if (this.dryRun) Object.assign(summary, { dryRun: true, plan: this.plan });
     summary.seconds = Math.round((Date.now() - this.started) / 100) / 10;
     return summary;
@@ -265,13 +273,22 @@ export class BulkRun implements RunSteps {
     if ((this.ctx.globals.output !== 'table' && this.ctx.globals.output !== 'wide') || this.ctx.globals.query) return item(summary);
     if (!this.ctx.io.isTTY) {
       for (const f of this.failures) this.ctx.io.err(`failed: ${f.id}: ${f.reason}\n`);
+      for (const k of this.kept) this.ctx.io.err(`kept: ${k.resource} ${k.id}: ${k.reason}\n`);
       return text(pipedSummary(summary, this.plan));
     }
     return text(renderSummary(this.command, summary, this.plan, this.failures, this.journal?.meta.status));
   }
 }
 
-const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds']);
+const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds', 'kept']);
+
+/** A resource a run left as it was on purpose, and why. */
+export interface Kept {
+  resource: string;
+  id: string;
+  label: string;
+  reason: string;
+}
 
 /** The summary as people read it: the plan (dry run), the counts, then each failure with its reason. */
 function renderSummary(command: string, summary: Record<string, unknown>, plan: PlanRow[], failures: Failure[], status?: string): string {
@@ -289,6 +306,11 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
   }
   const counts = Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number');
   lines.push(...table([summary.dryRun ? 'WOULD' : 'RESULT', 'COUNT'], counts.map(([k, v]) => [k, String(v)])));
+  const kept = (summary.kept ?? []) as Kept[];
+  if (kept.length) {
+    lines.push('');
+    for (const line of table(['KEPT', 'RESOURCE', 'ID', 'WHY'], kept.map((k) => [k.label, k.resource, k.id, k.reason]))) lines.push(line);
+  }
   if (failures.length) {
     lines.push('');
     for (const line of table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason]))) lines.push(line);
