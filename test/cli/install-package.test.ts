@@ -87,6 +87,11 @@ for (let attempt = 1; ; attempt++) {
   const uri = 'https://schemas.example.com/install-page.json';
   const schema = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: uri, title: 'Page', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], type: 'object', properties: { title: { type: 'string' } } };
   expect((await home.run(['schema', 'create', '--hub', 'prod', '--file', '-', '--register', '--label', 'Page'], { env, input: JSON.stringify(schema) })).exitCode).toBe(0);
+  // An item of it: the export then writes the model the drift check compares (schemas/, types/).
+  for (const args of [['repo', 'create', '--hub', 'prod', '--name', 'content', '--label', 'Content'], ['type', 'assign', uri, '--hub', 'prod', '--repo', 'content'], ['item', 'create', '--hub', 'prod', '--repo', 'content', '--schema', uri, '--label', 'Home', '--set', 'body.title=Home']]) {
+    const res = await home.run(args, { env });
+    expect(res.exitCode, `${args.join(' ')}: ${res.stderr}`).toBe(0);
+  }
   const model = join(home.dir, 'model-export');
   expect((await home.run(['item', 'export', model, '--hub', 'prod'], { env })).exitCode).toBe(0);
   mkdirSync(join(project, 'model'));
