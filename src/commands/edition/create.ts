@@ -22,7 +22,7 @@ export default defineCommand<Opts>({
   description:
     'The edition lies within its event: start and end inside the event, start before end. With --copy-from, the copy takes the slots (with their content) and the content of the source edition, and its name and dates unless given.',
   examples: [
-    'cms edition create --event 5f1a2b3c4d5e6f7a8b9c0d1e --name "Doors open" --start 2026-11-27T08:00:00Z --end 2026-11-28T00:00:00Z',
+    'cms edition create --event 5f1a2b3c4d5e6f7a8b9c0d1e --name "Doors open" --start "tomorrow 08:00" --end +2d',
     'cms edition create --event "Black Friday" --name "Early birds" --start +1d --end +2d',
     'cms edition create --event 5f1a2b3c4d5e6f7a8b9c0d1e --copy-from 5f1a2b3c4d5e6f7a8b9c0d2f --start +7d --end +8d',
   ],

@@ -17,7 +17,7 @@ interface Opts {
 
 export default defineCommand<Opts>({
   summary: 'Create an event: a period (a sale, a season) that editions plan publications in',
-  examples: ['cms event create --name "Black Friday" --start 2026-11-27T00:00:00Z --end 2026-11-30T23:59:59Z', 'cms event create --name "Flash sale" --start +1d --end +3d --brief https://wiki.example.com/flash'],
+  examples: ['cms event create --name "Black Friday" --start "tomorrow 00:00" --end +4d', 'cms event create --name "Flash sale" --start +1d --end +3d --brief https://wiki.example.com/flash'],
   options: [
     hubOption,
     { flags: '--name <name>', description: 'name (1 to 255 characters)', required: true, inBody: true },
