@@ -233,12 +233,12 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
           const found = await fresh.evaluate(() => {
             const out: string[] = [];
             if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
-            const panels = [...document.querySelectorAll<HTMLElement>('main .panel')];
+            const panels = Array.from(document.querySelectorAll('main .panel')) as HTMLElement[];
             const boxes = panels.map((p) => ({ p, r: p.getBoundingClientRect(), name: p.getAttribute('aria-label') ?? p.id ?? 'panel' }));
             for (const { p, r, name } of boxes) {
               // Content wider than its panel runs under the panel beside it.
               if (p.scrollWidth > p.clientWidth + 1) out.push(`${name}: content ${p.scrollWidth} px in ${p.clientWidth} px`);
-              for (const el of p.querySelectorAll<HTMLElement>('table, pre, dl, form')) {
+              for (const el of Array.from(p.querySelectorAll('table, pre, dl, form')) as HTMLElement[]) {
                 const e = el.getBoundingClientRect();
                 if (e.right > r.right + 1 || e.left < r.left - 1) out.push(`${name}: a ${el.tagName.toLowerCase()} reaches ${Math.round(e.right)} past ${Math.round(r.right)}`);
               }
