@@ -49,6 +49,8 @@ export class Context {
   private clientPromise: Promise<ApiClient> | null = null;
   /** Hub ids by name, per client: two profiles may name different hubs alike. */
   private hubCache = new WeakMap<ApiClient, Map<string, string>>();
+  /** Names of the hubs this command listed, by id: what a run's journal records beside the id. */
+  private readonly hubNames = new Map<string, string>();
   /** How the command's output is printed (set by main): for verbs that print as they go. */
   renderOptions: RenderOptions = { format: 'table' };
 
@@ -144,6 +146,7 @@ export class Context {
     if (cached) return cached;
     const hubs: { id: string; name: string }[] = [];
     for await (const hub of api.paginate<{ id: string; name: string }>('/hubs', 'hubs')) hubs.push(hub);
+    for (const hub of hubs) if (this.hubNames.size < 1000) this.hubNames.set(hub.id, hub.name);
     let id: string | undefined;
     if (wanted) {
       id = hubs.find((h) => h.name === wanted)?.id;
@@ -157,6 +160,11 @@ export class Context {
     }
     cache.set(key, id);
     return id;
+  }
+
+  /** A hub's name when this command has seen it (no request of its own). */
+  hubName(id: string | undefined): string | undefined {
+    return id === undefined ? undefined : this.hubNames.get(id);
   }
 
   async close(): Promise<void> {

@@ -31,6 +31,11 @@ export interface OptionSpec {
   complete?: string;
   /** Marked in help and checked before the verb runs (before any request), exit 2 when missing. */
   required?: boolean;
+  /**
+   * With `required`: the flag fills the request body's field of its name, which --body-file or
+   * --set may give instead; the verb's buildBody checks the built body (still before any request).
+   */
+  inBody?: boolean;
   /** With `required`: another option (its attribute name) that stands in for this one. */
   requiredUnless?: string;
   /** An old name of another option (its attribute name): its value goes there; hide this one. */

@@ -128,11 +128,25 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
   node[path[path.length - 1]!] = value;
 }
 
-/** A body from --body-file (or {}), then flag fields, then --set edits. Undefined flags are skipped. */
-export async function buildBody(opts: { bodyFile?: string; set?: string[]; setString?: string[] }, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+/**
+ * A body from --body-file (or {}), then flag fields, then --set edits. Undefined flags are skipped.
+ * `required` fields (the flags marked `inBody` in the verb's options) must be in the result,
+ * whichever way they came: a usage error names the missing flags before any request.
+ */
+export async function buildBody(opts: { bodyFile?: string; set?: string[]; setString?: string[] }, fields: Record<string, unknown> = {}, required: readonly string[] = []): Promise<Record<string, unknown>> {
   const body = opts.bodyFile ? await readJsonObject(opts.bodyFile) : {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
-  return applySets(body, opts.set, opts.setString);
+  return requireFields(applySets(body, opts.set, opts.setString), required);
+}
+
+/** Fields a body needs, whether from flags, --body-file or --set: a usage error names the flags of those missing. */
+export function requireFields(body: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
+  if (missing.length) {
+    const flags = missing.map((f) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''}: ${flags.join(', ')}`, `Give ${missing.length > 1 ? 'them' : 'it'} as ${missing.length > 1 ? 'flags' : 'a flag'}, in --body-file or with --set ${missing[0]}=<value>.`);
+  }
+  return body;
 }
 
 /** Splits comma lists given once or repeatedly: --permission READ,EDIT --permission SHARE. */

@@ -15,13 +15,14 @@ class Interrupted extends CliError {
 
 /** Runs one command line and returns its exit code: the only place errors become exit codes. */
 export async function main(argv: string[]): Promise<number> {
-  const { buildProgram, selectedGroupPath, protectNegativeDurations } = await import('./program.js');
+  const { buildProgram, selectedGroupPath, protectNegativeDurations, withoutHelpForUnknown } = await import('./program.js');
   argv = protectNegativeDurations(argv);
   // --utc: dates typed without an offset, and dates shown, are UTC; Node reads TZ on each use.
   const utc = argv.includes('--utc');
   const zoneGiven = Boolean(process.env.TZ);
   if (utc) process.env.TZ = 'UTC';
   const manifest = startupManifest(argv, selectedGroupPath);
+  argv = [...withoutHelpForUnknown(manifest, argv)];
   let ctx: Context | null = null;
   let debug = argv.includes('--debug');
 

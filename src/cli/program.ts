@@ -55,6 +55,41 @@ export function selectedGroupPath(manifest: Manifest, argv: readonly string[]): 
   return path;
 }
 
+/**
+ * The command line asks for help (-h, --help) about a word that names no command where one is
+ * expected (`cms nosuchnoun --help`, `cms hub craete --help`): commander would print the parent's
+ * help and exit 0. The help flags are dropped so the word is reported as an unknown command
+ * (exit 2, with commander's suggestion), as gh does.
+ */
+export function withoutHelpForUnknown(manifest: Manifest, argv: readonly string[]): readonly string[] {
+  const help = (t: string) => t === '-h' || t === '--help';
+  const end = argv.indexOf('--');
+  const head = end === -1 ? argv : argv.slice(0, end);
+  if (!head.some(help)) return argv;
+  const path = selectedGroupPath(manifest, argv);
+  const words: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    const token = head[i]!;
+    if (token.startsWith('-')) {
+      if (ROOT_VALUE_OPTIONS.has(token)) i++;
+      continue;
+    }
+    words.push(token);
+  }
+  const next = words[path.length];
+  if (next === undefined || (!path.length && next === 'help')) return argv;
+  const prefix = path.join(' ');
+  const under = (p: string[]) => p.length === path.length + 1 && p.slice(0, -1).join(' ') === prefix;
+  const known = [
+    ...manifest.groups.filter((g) => under(g.path)).flatMap((g) => [g.path[path.length]!, ...(g.aliases ?? [])]),
+    ...manifest.commands.filter((c) => under(c.path)).flatMap((c) => [c.path[path.length]!, ...(c.aliases ?? [])]),
+    ...Object.keys(OTHER_WORDS).map((w) => w.split(' ')).filter(under).map((p) => p[path.length]!),
+  ];
+  // A group's verbs are only in the manifest when the group is selected: a word after a verb is its argument.
+  if (!known.length || known.includes(next)) return argv;
+  return [...head.filter((t) => !help(t)), ...(end === -1 ? [] : argv.slice(end))];
+}
+
 /** Builds the commander tree from the manifest; each verb's module loads only when it runs. */
 export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly string[] = []): CommandType {
   const selected = selectedGroupPath(manifest, argv);
@@ -170,7 +205,7 @@ function checkOptions(spec: ManifestCommand, opts: Record<string, unknown>): voi
     opts[o.aliasOf] = opts[key];
     delete opts[key];
   }
-  const missing = options.filter((o) => o.required && isEmpty(opts[attribute(o)]) && !(o.requiredUnless && !isEmpty(opts[o.requiredUnless])));
+  const missing = options.filter((o) => o.required && !o.inBody && isEmpty(opts[attribute(o)]) && !(o.requiredUnless && !isEmpty(opts[o.requiredUnless])));
   if (missing.length) {
     const unless = (o: OptionSpec) => {
       const other = o.requiredUnless && options.find((t) => attribute(t) === o.requiredUnless);

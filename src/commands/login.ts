@@ -65,7 +65,7 @@ export default defineCommand<Opts>({
         throw new UsageError(`--api-url '${profile.apiUrl}' is not a URL`);
       }
     }
-    if (opts.verify) await verify(ctx, profile);
+    if (opts.verify) await verify(ctx, profile, { apiUrl: Boolean(opts.apiUrl), authUrl: Boolean(opts.authUrl) });
     await writeProfiles((file) => ({ current: name, profiles: { ...file.profiles, [name]: profile } }), ctx.env);
     return done(`Saved profile '${name}' (${profile.apiUrl === SANDBOX ? 'embedded sandbox' : profile.apiUrl}) and made it current`);
   },
@@ -90,7 +90,7 @@ async function askForMissing(ctx: Context, profile: Profile): Promise<void> {
   profile.clientSecret ??= await password({ message: 'Client secret:', mask: '*' }, io);
 }
 
-async function verify(ctx: Context, profile: Profile): Promise<void> {
+async function verify(ctx: Context, profile: Profile, flagged: { apiUrl: boolean; authUrl: boolean }): Promise<void> {
   const embedded = profile.apiUrl === SANDBOX;
   const base = embedded ? EMBEDDED_ORIGIN : profile.apiUrl!.replace(/\/+$/, '');
   const conn: Connection = {
@@ -102,6 +102,8 @@ async function verify(ctx: Context, profile: Profile): Promise<void> {
     clientId: profile.clientId!,
     clientSecret: profile.clientSecret!,
     dataDir: dataDir(ctx.env),
+    // Hints name the flags the URLs came from (an unreachable --api-url is not "the sandbox default").
+    sources: { profile: 'flag', apiUrl: flagged.apiUrl ? 'flag' : 'default', authUrl: flagged.authUrl ? 'flag' : 'default', deliveryUrl: 'default', clientId: 'flag', clientSecret: 'flag', hub: 'default' },
   };
   // Requests a token, then reads one page of hubs: proves the URL and the credentials.
   const client = await ctx.connect(conn);

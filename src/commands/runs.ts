@@ -29,7 +29,10 @@ const counts = (r: RunMeta) =>
 /** Where a run made its changes: the profile, or the embedded sandbox, or the API it was given. */
 const targetOf = (r: RunMeta) => r.target?.profile ?? (/^http:\/\/sandbox\.localhost\b/.test(r.target?.apiUrl ?? '') ? 'sandbox' : (r.target?.apiUrl ?? ''));
 
-const RUN_COLUMNS = [col('id'), col('command'), col('status', statusOf), col('hub', 'target.hubId'), col('target', targetOf), col('started', 'startedAt'), col('counts', counts), col('undo of', 'undoOf')];
+/** The hub by its name when the run recorded it (its id is in JSON and `cms runs <id>`). */
+const hubOf = (r: RunMeta) => r.target?.hubName ?? r.target?.hubId ?? '';
+
+const RUN_COLUMNS = [col('id'), col('command'), { ...col('status', statusOf), whole: true }, col('hub', hubOf), col('target', targetOf), col('started', 'startedAt'), col('counts', counts), col('undo of', 'undoOf')];
 
 interface Options {
   hub?: string;

@@ -18,7 +18,7 @@ export default defineCommand<Opts>({
   summary: 'Revert what a bulk run did (import, copy, move): archive what it created, restore what it updated',
   description: [
     'Reads the journal of the run (see cms runs) and reverts its steps, newest first: items it created are archived (their delivery keys released), items it updated get their previous version back (a new version restoring it, with the previous delivery key), what it archived is unarchived; folders it created are deleted and content type assignments it made removed.',
-    'An item changed since the run (its version moved on) is refused and reported, never overwritten; the exit code is then 3. Undo writes its own journal: an interrupted undo continues where it stopped with --resume <undo run> (what its interruption says), or by running cms undo <run> again.',
+    'An item changed since the run (its version moved on) is refused and reported, never overwritten; the exit code is then 3. What a refused item still needs is kept and listed under KEPT (`kept` in JSON) with why: the items it links to, the content type assigned to its repository, its folder. Undo writes its own journal: an interrupted undo continues where it stopped with --resume <undo run> (what its interruption says), or by running cms undo <run> again.',
   ].join('\n\n'),
   examples: ['cms undo 20250101-120000-a1b2c3 --yes', 'cms undo 20250101-120000-a1b2c3 --dry-run -o json'],
   args: [{ name: 'run', description: 'id of the run to revert (see cms runs); not with --resume' }],

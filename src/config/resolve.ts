@@ -142,7 +142,9 @@ export function urlFrom(conn: Connection, setting: 'apiUrl' | 'authUrl'): string
   if (setting === 'authUrl' && source === 'default') return urlFrom(conn, 'apiUrl');
   if (source === 'env') return `${setting === 'apiUrl' ? 'CMS_API_URL' : 'CMS_AUTH_URL'}, in the environment`;
   if (source === 'profile') return `profile '${conn.profile}': cms login --profile ${conn.profile} --${setting === 'apiUrl' ? 'api-url' : 'auth-url'} <url>`;
-  return 'the sandbox default';
+  if (source === 'flag') return `the --${setting === 'apiUrl' ? 'api-url' : 'auth-url'} flag`;
+  // A service URL nobody gave is the sandbox's; any other URL came from somewhere the caller says.
+  return conn.embedded ? 'the sandbox default' : `the ${setting === 'apiUrl' ? 'API' : 'auth'} URL given`;
 }
 
 function originOf(url: string): string {

@@ -45,9 +45,10 @@ export function Async<T>({ state, children }: { state: { data?: T; error?: Error
   return <>{children(state.data)}</>;
 }
 
-export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+/** A titled panel; `wide` spans every column of a .columns grid (a table that needs the room). */
+export function Section({ title, children, actions, wide }: { title: string; children: ComponentChildren; actions?: ComponentChildren; wide?: boolean }) {
   return (
-    <section class="panel" aria-label={title}>
+    <section class={wide ? 'panel wide' : 'panel'} aria-label={title}>
       <header class="panel-head">
         <h2>{title}</h2>
         {actions}

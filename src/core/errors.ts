@@ -45,8 +45,10 @@ export class CliError extends Error {
     readonly hint?: string,
     /** For scripts (see ERROR_CODES); by default from the exit code. */
     readonly errorCode?: ErrorCode,
+    /** The service's refusal this error tells of: its code and status stay in `-o json` errors. */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -78,10 +80,20 @@ export class NotTheService extends CliError {
 /** The code and status an error carries in `-o json` errors. */
 export function errorFacts(e: CliError): { code: string; status?: number } {
   if (e instanceof ApiError) return { code: e.code ?? statusCode(e.status), status: e.status };
+  // An error that retells a refusal (a checklist, a friendlier message) keeps the service's facts.
+  const answer = serviceAnswer(e);
+  if (answer) return { code: answer.code ?? e.errorCode ?? statusCode(answer.status), status: answer.status };
   if (e instanceof NotTheService) return { code: 'NOT_THE_SERVICE', status: e.status };
   if (e.errorCode) return { code: e.errorCode };
   const byExit: Record<number, ErrorCode> = { [ExitCode.USAGE]: 'USAGE', [ExitCode.PARTIAL]: 'PARTIAL', [ExitCode.AUTH]: 'AUTH', [ExitCode.TIMEOUT]: 'TIMEOUT', [ExitCode.INTERRUPTED]: 'INTERRUPTED' };
   return { code: byExit[e.exitCode] ?? 'FAILED' };
+}
+
+/** The service's answer behind an error, through a few causes at most. */
+function serviceAnswer(e: Error): ApiError | undefined {
+  let cause: unknown = e.cause;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++, cause = cause.cause) if (cause instanceof ApiError) return cause;
+  return undefined;
 }
 
 function statusCode(status: number): ErrorCode {

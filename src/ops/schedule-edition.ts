@@ -297,7 +297,7 @@ async function submit(deps: ScheduleDeps, edition: EditionView, ignoreWarnings: 
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
     const onlyWarnings = err.errors.length > 0 && err.errors.every((e) => e.level === 'WARNING');
-    const refusal = refused(err.errors, onlyWarnings);
+    const refusal = refused(err, onlyWarnings);
     if (onlyWarnings && err.errors.every((e) => e.code && accepted.has(e.code))) return submit(deps, edition, true, accepted);
     if (onlyWarnings && deps.prompts) {
       deps.say(refusal.message);
@@ -307,14 +307,15 @@ async function submit(deps: ScheduleDeps, edition: EditionView, ignoreWarnings: 
   }
 }
 
-function refused(problems: ApiErrorEntry[], onlyWarnings: boolean): CliError {
+function refused(err: ApiError, onlyWarnings: boolean): CliError {
+  const problems = err.errors;
   const lines = problems.map((p) => `  ${p.level ?? 'ERROR'} ${p.code ?? ''}: ${p.message ?? ''}${detail(p)}`);
   const hint = onlyWarnings
     ? 'Only warnings: schedule anyway with --ignore-warnings.'
     : problems.some((p) => p.level === 'WARNING')
       ? 'Fix the errors and run again; the warnings can be passed with --ignore-warnings.'
       : 'Fix the errors and run again.';
-  return new CliError(`Scheduling was refused:\n${lines.join('\n')}`, ExitCode.FAILURE, hint);
+  return new CliError(`Scheduling was refused:\n${lines.join('\n')}`, ExitCode.FAILURE, hint, undefined, err);
 }
 
 /** The names a problem lists (slots, conflicts, overlapping editions), so the planner sees which. */

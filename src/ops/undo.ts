@@ -6,12 +6,15 @@ import { Journal, listRuns, type RunMeta, type RunTarget, type StepEntry } from 
 import { Governor, runPool } from './runs/pool.js';
 import { resolvePending, type Probe } from './runs/resolve.js';
 import { REVERTIBLE, revertResource } from './undo-resources.js';
+import { findLinks } from '../server/core/content-links.js';
 
 // `cms undo <run-id>`: reverts what a run did, newest change first per resource. Items it created
 // are archived (their delivery key released first); items it updated get their previous version
 // back (POST restore) and their previous delivery key; what it archived is unarchived and the
 // reverse. An item changed since the run (its version moved on) is refused and reported. Folders
 // it created are deleted and content type assignments it made are removed, after the items.
+// Whatever an item undo refuses still needs is kept, and the summary says so: the items it links
+// to (transitively) that undo would archive, the type assignment of its repository, its folder.
 
 interface Item {
   id: string;
@@ -19,6 +22,22 @@ interface Item {
   status: 'ACTIVE' | 'ARCHIVED';
   folderId: string | null;
   deliveryKey: string | null;
+}
+
+/** What the first pass learns of an item: its state (for the revert) and what it would need if kept. */
+interface Seen extends Item {
+  label: string;
+  repositoryId?: string;
+  schema?: string;
+  links: string[];
+  /** Its version moved on since the run: undo refuses it. */
+  changed: boolean;
+}
+
+interface ItemView extends Item {
+  label?: string;
+  contentRepositoryId?: string;
+  body?: { _meta?: { schema?: string } };
 }
 
 /** The steps of one resource in the run, oldest first. */
@@ -95,15 +114,112 @@ export class Undo {
     for (const step of history.undone.values()) if (step.version !== undefined) this.undoneVersions.set(groupKey(step), step.version);
   }
 
+  /** Items read by the first pass, until their revert uses them. */
+  private readonly seen = new Map<string, Seen>();
+
   async all(): Promise<void> {
     const groups = groupSteps(this.original.steps);
     for (const g of groups) if (g.resource === 'folder' && g.steps[0]!.action === 'create') this.foldersCreated.add(g.targetId);
     const items = groups.filter((g) => g.resource === 'item');
     this.run.progress.start(groups.length, this.run.dryRun ? 'plan undo' : 'undo');
-    const retry = await this.revertAll(items, true);
+    // First what undo refuses, and what that still needs: then nothing it needs is undone.
+    await this.readAll(items);
+    const needed = this.neededByRefused(items);
+    const refused = [...this.seen.values()].filter((s) => s.changed);
+    for (const g of items) {
+      const why = needed.get(g.targetId);
+      if (!why) continue;
+      this.run.keep({ resource: 'item', id: g.targetId, label: this.seen.get(g.targetId)?.label ?? g.steps[0]!.label ?? '', reason: why });
+      this.run.progress.step({ key: g.key, action: 'keep', ok: true, id: g.targetId });
+    }
+    const kept = [...refused, ...[...needed.keys()].map((id) => this.seen.get(id)!)];
+    const retry = await this.revertAll(items.filter((g) => !needed.has(g.targetId)), true);
     // A delivery key another reverted item still held is free now.
     await this.revertAll(retry, false);
-    for (const g of groups.filter((g) => g.resource !== 'item').reverse()) await this.revertOrFail(g, false);
+    const keptFolders = this.foldersOf(kept, groups);
+    for (const g of groups.filter((g) => g.resource !== 'item').reverse()) {
+      const why = await this.neededResource(g, kept, keptFolders);
+      if (why) {
+        this.run.keep({ resource: g.resource, id: g.targetId, label: g.steps[0]!.label ?? '', reason: why });
+        this.run.progress.step({ key: g.key, action: 'keep', ok: true, id: g.targetId });
+      } else await this.revertOrFail(g, false);
+    }
+  }
+
+  /** Reads every item with steps left to revert (concurrently): its state, and what it links to. */
+  private async readAll(items: Group[]): Promise<void> {
+    const pending = items.filter((g) => g.steps.some((_, i) => !this.isDone(`${g.key}:${i}`)));
+    const governor = new Governor(this.concurrency);
+    const stop = governor.watch(this.clients.target);
+    try {
+      await runPool(pending, async (g) => {
+        try {
+          const item = await this.client(g).get<ItemView>(`/content-items/${g.targetId}`);
+          const expected = this.expectedVersion(g);
+          this.seen.set(g.targetId, {
+            id: item.id,
+            version: item.version,
+            status: item.status,
+            folderId: item.folderId ?? null,
+            deliveryKey: item.deliveryKey ?? null,
+            label: item.label ?? g.steps[0]!.label ?? '',
+            repositoryId: item.contentRepositoryId,
+            schema: item.body?._meta?.schema,
+            links: findLinks(item.body).map((l) => l.id),
+            changed: item.version !== expected && item.version !== this.history.reverted.get(g.key),
+          });
+        } catch (err) {
+          // Said by the revert (a 404: 'no longer exists'), which reads it again.
+          if (this.signal?.aborted) throw err;
+        }
+        governor.success();
+      }, governor, this.signal);
+    } finally {
+      stop();
+    }
+  }
+
+  /**
+   * The items undo would retire that a refused item still needs: those it links to, and theirs in
+   * turn (a breadth-first walk, each item once), with why.
+   */
+  private neededByRefused(items: Group[]): Map<string, string> {
+    const retired = new Set(items.filter((g) => g.steps[0]!.action === 'create' || g.steps.some((s) => s.action === 'unarchive')).map((g) => g.targetId));
+    const needed = new Map<string, string>();
+    const queue = [...this.seen.values()].filter((s) => s.changed);
+    for (let at = 0; at < queue.length; at++) {
+      const from = queue[at]!;
+      for (const id of from.links) {
+        const to = this.seen.get(id);
+        if (!to || to.changed || needed.has(id) || !retired.has(id)) continue;
+        needed.set(id, `linked from '${from.label}' (${from.id}), which undo keeps${from.changed ? ' (changed since the run)' : ''}`);
+        queue.push(to);
+      }
+    }
+    return needed;
+  }
+
+  /** The folders kept items are in, and the folders those are in (by path: an import's folder steps are labelled with it). */
+  private foldersOf(kept: Seen[], groups: Group[]): Set<string> {
+    const ids = new Set(kept.map((s) => s.folderId).filter((id): id is string => Boolean(id)));
+    const paths = groups.filter((g) => g.resource === 'folder' && ids.has(g.targetId)).map((g) => g.steps[0]!.label ?? '');
+    for (const g of groups) {
+      const label = g.steps[0]!.label;
+      if (g.resource === 'folder' && label && paths.some((p) => p.startsWith(`${label}/`))) ids.add(g.targetId);
+    }
+    return ids;
+  }
+
+  /** Why undo leaves a folder or a type assignment as it is: a kept item needs it; undefined to revert it. */
+  private async neededResource(g: Group, kept: Seen[], keptFolders: ReadonlySet<string>): Promise<string | undefined> {
+    if (!kept.length || g.side === 'source') return undefined;
+    if (g.resource === 'folder' && g.steps[0]!.action === 'create' && keptFolders.has(g.targetId)) return 'holds items undo keeps';
+    if (g.resource !== 'content-type' || this.isDone(`${g.key}:0`)) return undefined;
+    const repositoryId = g.steps[0]!.before?.repositoryId as string | undefined;
+    const inRepository = kept.filter((s) => s.repositoryId === repositoryId);
+    if (!repositoryId || !inRepository.length) return undefined;
+    const type = await this.client(g).get<{ contentTypeUri?: string }>(`/content-types/${g.targetId}`);
+    return inRepository.some((s) => s.schema === type.contentTypeUri) ? 'assigned to the repository: items undo keeps there use it' : undefined;
   }
 
   /** Reverts groups concurrently; returns those refused for a delivery key that may be freed by others. */
@@ -150,7 +266,9 @@ export class Undo {
     const pending = g.steps.map((step, i) => ({ step, key: `${g.key}:${i}` })).filter(({ key }) => !this.isDone(key));
     if (!pending.length) return;
     const client = this.client(g);
-    let item = await this.current(client, g.targetId);
+    const seen = this.seen.get(g.targetId);
+    this.seen.delete(g.targetId);
+    let item: Item = seen ? { id: seen.id, version: seen.version, status: seen.status, folderId: seen.folderId, deliveryKey: seen.deliveryKey } : await this.current(client, g.targetId);
     const expected = this.expectedVersion(g);
     if (item.version !== expected && item.version !== this.history.reverted.get(g.key)) throw new CliError(`changed since the run: now version ${item.version}, the run left version ${expected}`);
     if (g.steps[0]!.action === 'create') {

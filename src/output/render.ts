@@ -346,9 +346,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
     return;
   }
   // Loaded only here: piped output, JSON and records never pay for the table library.
-  const [paint, { default: Table }, { default: stringWidth }] = await Promise.all([io.colors(), import('cli-table3'), import('string-width')]);
-  // Printable ASCII is one cell a character: most cells, measured without string-width's regexes.
-  const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
+  const [paint, { default: Table }, { cellWidth: width }] = await Promise.all([io.colors(), import('cli-table3'), import('./text-table.js')]);
   const all = rows.map((row) => columns.map((c) => opts.show(oneLine(cell(row, c, true)))));
   // An optional column no row fills gives its room to the others.
   const kept = columns.map((c, i) => !c.optional || all.some((r) => r[i] !== ''));
@@ -356,7 +354,7 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
   columns = columns.filter((_, i) => kept[i]);
   const heads = columns.map((c) => c.header);
   const natural = columns.map((_, i) => Math.max(opts.headers ? width(heads[i]!) : 1, ...cells.map((r) => width(r[i]!))));
-  const ids = columns.map((c, i) => isIdColumn(c.header, cells.map((r) => r[i]!)));
+  const ids = columns.map((c, i) => Boolean(c.whole) || isIdColumn(c.header, cells.map((r) => r[i]!)));
   // Our width policy (ids whole, free text shrinks first) chooses the widths; cli-table3 lays out
   // the cells in them, measuring in terminal cells (CJK and emoji take two).
   const widths = opts.wide ? natural : fitWidths(natural, ids, heads.map(width), io.columns - GAP.length * (columns.length - 1));
@@ -377,7 +375,6 @@ async function printTable(rows: unknown[], columns: Column[], io: IO, opts: { wi
 }
 
 const TABLE_CHUNK = 200;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** cli-table3 without its box: columns apart by GAP, as `kubectl get` and `gh` lay out lists. */
 const NO_BORDERS = {
@@ -399,7 +396,8 @@ const NO_BORDERS = {
 };
 
 const GAP = '  ';
-const ID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{24}$/i;
+// Service ids (24 hex, UUIDs) and run ids (20250101-120000-a1b2c3).
+const ID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{24}$|^\d{8}-\d{6}-[0-9a-f]{6}$/i;
 
 /** An id column is never cut: its header says ID, or every value looks like an id. */
 function isIdColumn(header: string, values: string[]): boolean {

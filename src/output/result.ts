@@ -13,6 +13,8 @@ export interface Column {
   number?: 'count' | 'rate' | 'average';
   /** On a terminal, left out when no row has a value (room for the others); piped rows always keep it. */
   optional?: boolean;
+  /** Never cut on a terminal, like an id (a short state, a name scripts copy). */
+  whole?: boolean;
 }
 
 /**

@@ -68,7 +68,7 @@ export function docExamples(file: string, text: string): Example[] {
     }
     if (inBlock) {
       // A CI workflow's steps (`run: npx cms ...`, a GitLab script's `- npx cms ...`) are examples too.
-      const line = raw.replace(/^\s*\$\s+/, '').trim().replace(/^(-\s+)?(run:\s+)?(?=(npx )?cms\s)/, '').replace(/\s+#.*$/, '');
+      const line = raw.replace(/^\s*\$\s+/, '').trim().replace(/^(-\s+)?(run:\s+)?(?=(npx |npm exec --no -- )?cms\s)/, '').replace(/^npm exec --no -- (?=cms\s)/, '').replace(/\s+#.*$/, '');
       if (/^(npx )?cms\s/.test(line) || /^[A-Z_]+=\S+ cms\s/.test(line) || /&&\s*(npx )?cms\s/.test(line)) out.push({ source: file, line });
       continue;
     }

@@ -62,7 +62,7 @@ describe('cms event', () => {
   it('missing or malformed values are usage errors (exit 2) that name them', async () => {
     const missing = await cms(['event', 'create', '--name', 'x']);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('error: Missing --start, --end');
+    expect(missing.stderr).toContain('error: Missing required options: --start, --end');
     const malformed = await cms(['event', 'create', '--name', 'x', '--start', 'someday', '--end', '+1d']);
     expect(malformed.exitCode).toBe(2);
     expect(malformed.stderr).toContain("--start 'someday' is not a date");
@@ -97,11 +97,11 @@ describe('cms edition', () => {
   it('create needs --event, --name, --start and --end (usage errors name the missing ones)', async () => {
     const noEvent = await cms(['edition', 'create', '--name', 'x']);
     expect(noEvent.exitCode).toBe(2);
-    expect(noEvent.stderr).toContain('error: Missing --event');
+    expect(noEvent.stderr).toContain('error: Missing required option: --event');
     const event = await newEvent();
     const noDates = await cms(['edition', 'create', '--event', event.id, '--name', 'x']);
     expect(noDates.exitCode).toBe(2);
-    expect(noDates.stderr).toContain('error: Missing --start, --end');
+    expect(noDates.stderr).toContain('error: Missing required options: --start, --end');
     const outside = await cms(['edition', 'create', '--event', event.id, '--name', 'x', '--start', '+0s', '--end', '+1d']);
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toContain('start: must not be before the event starts');

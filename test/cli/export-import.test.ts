@@ -265,11 +265,25 @@ describe('cms item import', () => {
     expect(res.exitCode).toBe(3);
     expect(res.data.failures).toEqual(expect.arrayContaining([{ id: t.Q.id, reason: expect.stringMatching(/changed since the run: now version 2, the run left version 1/) }]));
     t = byLabel(await list('ei-dst', 'content'));
-    for (const l of ['A', 'B', 'C', 'T', 'P']) expect(t[l].status).toBe('ARCHIVED');
+    for (const l of ['A', 'B', 'C', 'T']) expect(t[l].status).toBe('ARCHIVED');
     expect(t['Q edited'].status).toBe('ACTIVE');
-    // P released its delivery key when it was archived.
-    expect(t.P.deliveryKey).toBeNull();
-    expect((await json(['repo', 'get', 'content', '--hub', 'ei-dst'])).contentTypes).toEqual([]);
+    // What the kept Q still needs stays (issue 34.2): P, which it links to (with its delivery
+    // key), and the type assigned to the repository; the summary says what was kept and why.
+    expect(t.P).toMatchObject({ status: 'ACTIVE', deliveryKey: 'home' });
+    expect((await json(['repo', 'get', 'content', '--hub', 'ei-dst'])).contentTypes.map((c: { hubContentTypeId: string; contentTypeUri: string }) => c.contentTypeUri)).toEqual([URI]);
+    expect(res.data.kept).toEqual(
+      expect.arrayContaining([
+        { resource: 'item', id: t.P.id, label: 'P', reason: expect.stringMatching(new RegExp(`linked from 'Q edited' \\(${t['Q edited'].id}\\)`)) },
+        { resource: 'content-type', id: expect.any(String), label: expect.any(String), reason: expect.stringMatching(/assigned to the repository: items undo keeps there use it/) },
+      ]),
+    );
+    expect(res.data.kept.some((k: { id: string }) => k.id === t.A.id)).toBe(false);
+    // The kept item can still be updated.
+    expect((await cms(['item', 'update', t['Q edited'].id, '--label', 'Q again'])).exitCode).toBe(0);
+    // On a terminal, the summary has a KEPT table.
+    const again = await home.run(['undo', runs.first!, '--yes', '--dry-run'], { env: { CMS_FORCE_TTY: '200' } });
+    expect(again.stdout).toMatch(/^KEPT +RESOURCE +ID +WHY$/m);
+    expect(again.stdout).toContain(t.P.id);
   });
 
   it('one failed item does not stop the run: exit 3, every failure with its reason', async () => {

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliHome } from '../helpers/cli.js';
@@ -35,6 +36,25 @@ describe('tables with wide characters (built binary, embedded sandbox)', () => {
     // No half of a surrogate pair, no joiner or combining mark left dangling before the ellipsis.
     expect(res.stdout).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|\u200d…|\u0301…/);
     expect(new Set(cellOf(lines, 'ACTIVE')).size, res.stdout).toBe(1);
+  });
+
+  it('the import --dry-run plan aligns wide labels as item list does (one table path, issue 34.8)', async () => {
+    const uri = 'https://schemas.example.com/wide.json';
+    const schema = { $schema: 'http://bigcontent.io/cms/schema/v1/schema#', id: uri, title: 'Wide', allOf: [{ $ref: 'http://bigcontent.io/cms/schema/v1/core#/definitions/content' }], type: 'object', properties: {} };
+    expect((await home.run(['schema', 'create', '--hub', 'h0', '--file', '-', '--register', '--label', 'Wide'], { input: JSON.stringify(schema) })).exitCode).toBe(0);
+    expect((await home.run(['repo', 'create', '--hub', 'h0', '--name', 'content', '--label', 'Content'])).exitCode).toBe(0);
+    expect((await home.run(['type', 'assign', uri, '--hub', 'h0', '--repo', 'content'])).exitCode).toBe(0);
+    for (const label of LABELS) expect((await home.run(['item', 'create', '--hub', 'h0', '--repo', 'content', '--schema', uri, '--label', label])).exitCode).toBe(0);
+    const dir = join(home.dir, 'wide-export');
+    expect((await home.run(['item', 'export', dir, '--hub', 'h0'])).exitCode).toBe(0);
+    const res = await home.run(['item', 'import', dir, '--hub', 'h0', '--dry-run'], { env: { CMS_FORCE_TTY: '240' } });
+    expect(res.exitCode, res.stderr).toBe(0);
+    const lines = res.stdout.split('\n').filter((l) => l.startsWith('unchanged  item') || l.startsWith('ACTION'));
+    expect(lines).toHaveLength(LABELS.length + 1);
+    // The REPOSITORY column (after LABEL and TARGET, which hold the labels) starts at the same terminal cell on every row.
+    const repository = cellOf(lines, 'content');
+    expect(repository).toHaveLength(LABELS.length);
+    expect(new Set([...repository, ...cellOf(lines, 'REPOSITORY')]).size, res.stdout).toBe(1);
   });
 
   it('a long table (drawn in chunks) keeps one header and one alignment', async () => {

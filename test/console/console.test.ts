@@ -215,6 +215,52 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     await shot('deliveries');
   });
 
+  it('every view fits the common window sizes: nothing wider than the window, no panel runs under another (issue 34.11)', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    fresh.setDefaultTimeout(WAIT.timeout);
+    try {
+      await fresh.goto(`${served.url}/`);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.locator('#hubs-table').waitFor(WAIT);
+      const problems: string[] = [];
+      for (const [width, height] of [[1024, 768], [1280, 800], [1400, 900], [1920, 1080]] as const) {
+        await fresh.setViewportSize({ width, height });
+        for (const name of ['Content', 'Content model', 'Planning', 'Deliveries and jobs', 'Search', 'Sandbox']) {
+          await fresh.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
+          // Loaded: no "Loading…" left, and the view's panels are there.
+          await expect.poll(() => fresh.locator('main p[role=status]').filter({ hasText: /…$/ }).count(), WAIT).toBe(0);
+          await fresh.locator('main .panel, main table').first().waitFor(WAIT);
+          const found = await fresh.evaluate(() => {
+            const out: string[] = [];
+            if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+            const panels = Array.from(document.querySelectorAll('main .panel')) as HTMLElement[];
+            const boxes = panels.map((p) => ({ p, r: p.getBoundingClientRect(), name: p.getAttribute('aria-label') ?? p.id ?? 'panel' }));
+            for (const { p, r, name } of boxes) {
+              // Content wider than its panel runs under the panel beside it.
+              if (p.scrollWidth > p.clientWidth + 1) out.push(`${name}: content ${p.scrollWidth} px in ${p.clientWidth} px`);
+              for (const el of Array.from(p.querySelectorAll('table, pre, dl, form')) as HTMLElement[]) {
+                const e = el.getBoundingClientRect();
+                if (e.right > r.right + 1 || e.left < r.left - 1) out.push(`${name}: a ${el.tagName.toLowerCase()} reaches ${Math.round(e.right)} past ${Math.round(r.right)}`);
+              }
+            }
+            for (let i = 0; i < boxes.length; i++) {
+              for (let j = i + 1; j < boxes.length; j++) {
+                const a = boxes[i]!.r;
+                const b = boxes[j]!.r;
+                if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i]!.name} overlaps ${boxes[j]!.name}`);
+              }
+            }
+            return out;
+          });
+          problems.push(...found.map((p) => `${width}x${height} ${name}: ${p}`));
+        }
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('runs a query in the search playground and shows the analytics', async () => {
     await view('Search');
     await page.getByLabel('Query', { exact: true }).fill('launch');

@@ -257,6 +257,34 @@ describe('startSandbox: the request journal', () => {
   });
 });
 
+describe('startSandbox: verifyRequests (issue 34.5: documented, and on the object and its types)', () => {
+  it('answers as POST /__sandbox/requests/verify does: ok with the matches, or the nearest misses; a malformed spec is a SandboxError 400', async () => {
+    await using sb = await startSandbox();
+    const call = await admin(sb);
+    await call('POST', '/hubs', { name: 'verified', label: 'Verified' });
+    await call('GET', '/hubs');
+    // Typed: a spec and a result of the package's own types.
+    const spec: import('../../src/fixture/api.js').RequestVerifySpec = { method: 'POST', path: '/v2/content/hubs', bodyContains: 'verified', count: 1 };
+    const ok: import('../../src/fixture/api.js').RequestVerifyResult = await sb.verifyRequests(spec);
+    expect(ok).toMatchObject({ ok: true, matched: 1 });
+    expect(ok.matches.map((m) => (m as { method: string }).method)).toEqual(['POST']);
+    const miss = await sb.verifyRequests({ method: 'DELETE', path: '/v2/content/hubs', count: { atLeast: 1 } });
+    expect(miss.ok).toBe(false);
+    expect(miss.matched).toBe(0);
+    expect(miss.nearMisses.length).toBeGreaterThan(0);
+    expect(miss.nearMisses[0]!.differences.join(' ')).toMatch(/method/i);
+    // The same answer over HTTP.
+    const token = await fetch(`${sb.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret }) });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const http = await fetch(`${sb.url}/__sandbox/requests/verify`, { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+    expect(http.status).toBe(200);
+    expect(await http.json()).toMatchObject({ ok: true, matched: 1 });
+    const err = await sb.verifyRequests({ path: 42 } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxError);
+    expect((err as SandboxError).status).toBe(400);
+  });
+});
+
 describe('startSandbox: no secret in the journal', () => {
   it("requests() holds neither the admin's nor a new client's secret, nor a token, after the API's own calls and the clients' logins", async () => {
     await using sb = await startSandbox();

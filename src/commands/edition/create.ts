@@ -1,9 +1,8 @@
 import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
 import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
-import { UsageError } from '../../core/errors.js';
 import { item } from '../../output/result.js';
-import { commentOption, dateFields, EDITION_COLUMNS, endOption, requireFields, resolveEventId, startOption } from '../event/_shared.js';
+import { commentOption, dateFields, EDITION_COLUMNS, endOption, resolveEventId, startOption } from '../event/_shared.js';
 
 interface Opts {
   event?: string;
@@ -28,10 +27,10 @@ export default defineCommand<Opts>({
     'cms edition create --event 5f1a2b3c4d5e6f7a8b9c0d1e --copy-from 5f1a2b3c4d5e6f7a8b9c0d2f --start +7d --end +8d',
   ],
   options: [
-    { flags: '--event <id|name>', description: 'the event the edition belongs to', complete: 'events' },
-    { flags: '--name <name>', description: 'name (1 to 120 characters)' },
-    startOption,
-    endOption,
+    { flags: '--event <id|name>', description: 'the event the edition belongs to', complete: 'events', required: true },
+    { flags: '--name <name>', description: 'name (1 to 120 characters)', required: true, inBody: true, requiredUnless: 'copyFrom' },
+    { ...startOption, required: true, inBody: true, requiredUnless: 'copyFrom' },
+    { ...endOption, required: true, inBody: true, requiredUnless: 'copyFrom' },
     commentOption,
     { flags: '--active-end-date', description: 'content expires when the edition ends (default: it stays as fallback)' },
     { flags: '--copy-from <edition>', description: 'copy this edition (its slots, content, name and dates unless given)' },
@@ -40,11 +39,9 @@ export default defineCommand<Opts>({
     setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
-    if (!opts.event) throw new UsageError('Missing --event', 'Name the event the edition belongs to: --event <id|name>.');
     const client = await ctx.client();
-    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) });
-    if (!opts.copyFrom) requireFields(body, ['name', 'start', 'end']);
-    const eventId = await resolveEventId(ctx, client, opts.event, opts.hub);
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, activeEndDate: opts.activeEndDate, ...(await dateFields(client, opts)) }, opts.copyFrom ? [] : ['name', 'start', 'end']);
+    const eventId = await resolveEventId(ctx, client, opts.event!, opts.hub);
     return item(await client.post(`/events/${eventId}/editions`, body, { query: { sourceEditionId: opts.copyFrom } }), EDITION_COLUMNS);
   },
 });

@@ -52,8 +52,3 @@ export async function dateFields(client: ApiClient, opts: { start?: string; end?
   };
 }
 
-/** Fields a create needs, whether from flags, --body-file or --set: a usage error names those missing. */
-export function requireFields(body: Record<string, unknown>, fields: readonly string[]): void {
-  const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
-  if (missing.length) throw new UsageError(`Missing ${missing.map((f) => `--${f}`).join(', ')}`, 'Give them as flags, in --body-file or with --set.');
-}

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/define.js';
 import { buildBody } from '../../cli/input.js';
 import { bodyFileOption, hubOption, setOption, setStringOption } from '../../cli/options.js';
 import { item } from '../../output/result.js';
-import { commentOption, dateFields, endOption, EVENT_COLUMNS, requireFields, startOption } from './_shared.js';
+import { commentOption, dateFields, endOption, EVENT_COLUMNS, startOption } from './_shared.js';
 
 interface Opts {
   hub?: string;
@@ -20,9 +20,9 @@ export default defineCommand<Opts>({
   examples: ['cms event create --name "Black Friday" --start "tomorrow 00:00" --end +4d', 'cms event create --name "Flash sale" --start +1d --end +3d --brief https://wiki.example.com/flash'],
   options: [
     hubOption,
-    { flags: '--name <name>', description: 'name (1 to 255 characters)' },
-    startOption,
-    endOption,
+    { flags: '--name <name>', description: 'name (1 to 255 characters)', required: true, inBody: true },
+    { ...startOption, required: true, inBody: true },
+    { ...endOption, required: true, inBody: true },
     commentOption,
     { flags: '--brief <url>', description: 'link to the brief describing the event' },
     bodyFileOption,
@@ -30,8 +30,7 @@ export default defineCommand<Opts>({
   ],
   async run(ctx, _args, opts) {
     const client = await ctx.client();
-    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) });
-    requireFields(body, ['name', 'start', 'end']);
+    const body = await buildBody(opts, { name: opts.name, comment: opts.comment, brief: opts.brief, ...(await dateFields(client, opts)) }, ['name', 'start', 'end']);
     const hubId = await ctx.hubId(opts.hub, client);
     return item(await client.post(`/hubs/${hubId}/events`, body), EVENT_COLUMNS);
   },

@@ -11,18 +11,18 @@ export default defineCommand<{ hub?: string; suffix?: string; label?: string; ty
   examples: ['cms index create --suffix products --label Products --type PRODUCTION --content-type https://schemas.example.com/product.json', 'cms index create --suffix staging-products --label "Staging products" --type STAGING'],
   options: [
     hubOption,
-    { flags: '--suffix <suffix>', description: 'the name after "<hub name>."' },
-    { flags: '--label <label>', description: 'label' },
+    { flags: '--suffix <suffix>', description: 'the name after "<hub name>."', required: true, inBody: true },
+    { flags: '--label <label>', description: 'label', required: true, inBody: true },
     { flags: '--type <type>', description: 'PRODUCTION or STAGING', choices: ['PRODUCTION', 'STAGING'], default: 'PRODUCTION' },
     { flags: '--content-type <uri>', description: 'content type to assign (repeatable)', repeatable: true },
     bodyFileOption,
     setOption, setStringOption,
   ],
   async run(ctx, _args, opts) {
+    const assigned = opts.contentType?.map((contentTypeUri) => ({ contentTypeUri }));
+    const body = await buildBody(opts, { suffix: opts.suffix, label: opts.label, type: opts.type, assignedContentTypes: assigned }, ['suffix', 'label']);
     const client = await ctx.client();
     const hubId = await ctx.hubId(opts.hub, client);
-    const assigned = opts.contentType?.map((contentTypeUri) => ({ contentTypeUri }));
-    const body = await buildBody(opts, { suffix: opts.suffix, label: opts.label, type: opts.type, assignedContentTypes: assigned });
     body.assignedContentTypes ??= [];
     return item(await client.post(`/hubs/${hubId}/search-indexes`, body), INDEX_COLUMNS);
   },

@@ -122,7 +122,7 @@ export function SandboxView() {
                 Clear faults
               </button>
             </Section>
-            <Section title="Requests" actions={<button type="button" onClick={refresh}>Refresh</button>}>
+            <Section title="Requests" wide actions={<button type="button" onClick={refresh}>Refresh</button>}>
               <p class="muted">The newest {JOURNAL_ROWS} requests the sandbox answered (secrets redacted); cms sandbox requests --follow shows them as they come.</p>
               {journal.requests?.length ? (
                 <table id="requests-table">

@@ -2,6 +2,7 @@ import type { Context } from '../../cli/context.js';
 import { commaList } from '../../cli/input.js';
 import { UsageError } from '../../core/errors.js';
 import { text, type Output } from '../../output/result.js';
+import { alignedLines } from '../../output/text-table.js';
 import { BulkRun, type RunFlags } from '../runs/bulk-run.js';
 import { Journal, listRuns, type RunTarget, type StepEntry } from '../runs/journal.js';
 import { MemoryMapping } from '../files/mapping.js';
@@ -240,9 +241,8 @@ function renderClone(c: CloneContext, summary: Record<string, unknown>): string 
     const other = Object.entries(counts).filter(([k]) => !columns.includes(k)).map(([k, n]) => `${k} ${n}`).join(', ');
     table.push([step, ...columns.map((k) => String(counts[k] ?? 0)), other]);
   }
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const target = summary.target as { hub: string; created: boolean };
-  const lines = [head, ...(target.created ? [`The target hub ${target.hub} ${c.dryRun ? 'would be' : 'was'} created.`] : []), '', ...table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd())];
+  const lines = [head, ...(target.created ? [`The target hub ${target.hub} ${c.dryRun ? 'would be' : 'was'} created.`] : []), '', ...alignedLines(table)];
   // Built as one list: spread into push(), a plan line per item overflows the stack on a large hub.
   const plan = c.dryRun ? ['', 'PLAN', ...stepLines(c.sync.planWithChanges().filter((r) => r.action !== 'unchanged' && r.action !== 'fail'))] : [];
   return `${[...lines, ...plan, ...noteLines(c.notes), ...failureLines(c.run.failures)].join('\n')}\n`;

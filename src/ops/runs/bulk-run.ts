@@ -4,6 +4,7 @@ import type { OptionSpec } from '../../cli/define.js';
 import { ApiError, CliError, PartialFailure, UsageError } from '../../core/errors.js';
 import { failing, item, text, type Output } from '../../output/result.js';
 import { afterWrite, beforeWrite } from '../../core/kill-switch.js';
+import { alignedLines } from '../../output/text-table.js';
 import { Journal, type DoneStep, type IntentEntry, type RunTarget, type StepEntry } from './journal.js';
 import { PROGRESS_MODES, createProgress, type Progress, type ProgressMode } from './progress.js';
 import { resolvePending, type Probe } from './resolve.js';
@@ -57,6 +58,8 @@ const ITEM_COUNTS: Record<string, string> = {
 
 export class BulkRun implements RunSteps {
   readonly failures: Failure[] = [];
+  /** What the run left as it was on purpose, and why (undo: what an item it refused still needs). */
+  readonly kept: Kept[] = [];
   /** The file a unit (by its step key) came from, set by runs that read files: failures name it (and CI annotates it). */
   fileOfKey?: (key: string) => string | undefined;
   /** The error of the latest failure, for commands about a single item that report it as their own. */
@@ -102,7 +105,8 @@ export class BulkRun implements RunSteps {
     }
     // The lock first: a refused run leaves no journal behind.
     const lock = RunLock.take(dataDir, opts.target, opts.command);
-    const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: opts.target, source: opts.source, undoOf: opts.undoOf });
+    const named = (t: RunTarget | undefined) => (t && !t.hubName && ctx.hubName(t.hubId) ? { ...t, hubName: ctx.hubName(t.hubId) } : t);
+    const journal = Journal.start(dataDir, { command: opts.command, options: opts.options, target: named(opts.target)!, source: named(opts.source), undoOf: opts.undoOf });
     lock.setRun(journal.id);
     return new BulkRun(ctx, opts.command, journal, progress, false, lock);
   }
@@ -184,6 +188,11 @@ export class BulkRun implements RunSteps {
     this.progress.note(message);
   }
 
+  /** A resource left as it is on purpose: in the summary (KEPT on a terminal, `kept` in JSON). */
+  keep(entry: Kept): void {
+    this.kept.push(entry);
+  }
+
   /**
    * Runs the work and ends the run: the summary on success or partial failure; on Ctrl-C the
    * journal is left resumable; any other error fails the run (after what it did is journaled).
@@ -242,6 +251,7 @@ export class BulkRun implements RunSteps {
   summary(): Record<string, unknown> {
     const { created = 0, updated = 0, unchanged = 0, ...others } = this.counts;
     const summary: Record<string, unknown> = { runId: this.id, created, updated, unchanged, failed: this.failures.length, ...(this.countsInSummary ? others : {}), failures: this.failures };
+    if (this.kept.length) summary.kept = this.kept;
     if (this.dryRun) Object.assign(summary, { dryRun: true, plan: this.plan });
     summary.seconds = Math.round((Date.now() - this.started) / 100) / 10;
     return summary;
@@ -263,13 +273,22 @@ export class BulkRun implements RunSteps {
     if ((this.ctx.globals.output !== 'table' && this.ctx.globals.output !== 'wide') || this.ctx.globals.query) return item(summary);
     if (!this.ctx.io.isTTY) {
       for (const f of this.failures) this.ctx.io.err(`failed: ${f.id}: ${f.reason}\n`);
+      for (const k of this.kept) this.ctx.io.err(`kept: ${k.resource} ${k.id}: ${k.reason}\n`);
       return text(pipedSummary(summary, this.plan));
     }
     return text(renderSummary(this.command, summary, this.plan, this.failures, this.journal?.meta.status));
   }
 }
 
-const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds']);
+const SUMMARY_SKIP = new Set(['runId', 'failures', 'plan', 'dryRun', 'seconds', 'kept']);
+
+/** A resource a run left as it was on purpose, and why. */
+export interface Kept {
+  resource: string;
+  id: string;
+  label: string;
+  reason: string;
+}
 
 /** The summary as people read it: the plan (dry run), the counts, then each failure with its reason. */
 function renderSummary(command: string, summary: Record<string, unknown>, plan: PlanRow[], failures: Failure[], status?: string): string {
@@ -287,6 +306,11 @@ function renderSummary(command: string, summary: Record<string, unknown>, plan: 
   }
   const counts = Object.entries(summary).filter(([k, v]) => !SUMMARY_SKIP.has(k) && typeof v === 'number');
   lines.push(...table([summary.dryRun ? 'WOULD' : 'RESULT', 'COUNT'], counts.map(([k, v]) => [k, String(v)])));
+  const kept = (summary.kept ?? []) as Kept[];
+  if (kept.length) {
+    lines.push('');
+    for (const line of table(['KEPT', 'RESOURCE', 'ID', 'WHY'], kept.map((k) => [k.label, k.resource, k.id, k.reason]))) lines.push(line);
+  }
   if (failures.length) {
     lines.push('');
     for (const line of table(['FAILED', 'REASON'], failures.map((f) => [f.id, f.reason]))) lines.push(line);
@@ -306,7 +330,5 @@ function pipedSummary(summary: Record<string, unknown>, plan: PlanRow[]): string
 
 /** Plan and failure tables, a row per item: never spread into arguments (see WorkQueue.push). */
 function table(head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => rows.reduce((w, r) => Math.max(w, Math.min(60, r[i]!.length)), h.length));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(head), ...rows.map(line)];
+  return alignedLines([head, ...rows], 60);
 }

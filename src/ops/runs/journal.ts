@@ -23,6 +23,8 @@ export interface RunTarget {
   apiUrl: string;
   profile: string | null;
   hubId?: string;
+  /** The hub's name when the run knew it: what `cms runs` shows (the id is in JSON). */
+  hubName?: string;
 }
 
 export interface RunMeta {

@@ -2,6 +2,8 @@
 // with its differences indented below, counts, notes and failures. JSON output carries the same
 // data as the summary object.
 
+import { cellWidth, padCells } from '../../output/text-table.js';
+
 /** An item (or step) a run could not do, and why. */
 export interface Failure {
   id: string;
@@ -20,11 +22,11 @@ export interface ReportRow {
 /** Plan rows, then the field differences of each indented beneath it. */
 export function stepLines(rows: readonly ReportRow[]): string[] {
   // A row per step, so a fold: spread into Math.max, 130,000 rows overflow the stack.
-  const actionWidth = rows.reduce((w, r) => Math.max(w, r.action.length), 6);
-  const resourceWidth = rows.reduce((w, r) => Math.max(w, r.resource.length), 8);
+  const actionWidth = rows.reduce((w, r) => Math.max(w, cellWidth(r.action)), 6);
+  const resourceWidth = rows.reduce((w, r) => Math.max(w, cellWidth(r.resource)), 8);
   const lines: string[] = [];
   for (const r of rows) {
-    lines.push(`${r.action.padEnd(actionWidth)}  ${r.resource.padEnd(resourceWidth)}  ${r.label ?? ''}`.trimEnd());
+    lines.push(`${padCells(r.action, actionWidth)}  ${padCells(r.resource, resourceWidth)}  ${r.label ?? ''}`.trimEnd());
     for (const change of r.changes ?? []) lines.push(`${' '.repeat(actionWidth + 4)}${change}`);
   }
   return lines;

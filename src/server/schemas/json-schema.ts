@@ -53,6 +53,7 @@ type Ajv = InstanceType<AjvModule['default']>;
 
 /** Formats: RE2 for every regular-expression format RE2 can run; the rest bounded in length. */
 let formats: Record<string, unknown> | undefined;
+const SERVICE_FORMATS = ['markdown'];
 const FORMAT_INPUT_LIMIT = 2_048;
 function linearFormats(): Record<string, unknown> {
   if (formats) return formats;
@@ -66,12 +67,16 @@ function linearFormats(): Record<string, unknown> {
     // Lookaround (url, hostname, duration) is beyond RE2: the backtracking engine on bounded input.
     formats[name] = linearFormat(def) ?? ((s: string) => s.length <= FORMAT_INPUT_LIMIT && def.test(s));
   }
+  // The service's own: a markdown text field (its editor's hint, any text is valid).
+  for (const name of SERVICE_FORMATS) formats[name] = true;
   return formats;
 }
 
 function newAjv(draft: Draft): Ajv {
   const Ajv = (draft === 'draft-07' ? (require('ajv') as { default: AjvModule['default'] }) : (require('ajv-draft-04') as AjvModule)).default;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false, code: { regExp: re2RegExp }, formats: linearFormats() as never });
+  // logger: false: ajv warns of formats it does not know (ignored, as the service ignores them) on
+  // the console, under -o json and across progress bars. No library writes to the terminal.
+  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false, logger: false, code: { regExp: re2RegExp }, formats: linearFormats() as never });
   ajv.addSchema(asDraft(coreDocument(CANONICAL_ORIGIN), draft));
   ajv.addSchema(asDraft(localizationDocument(CANONICAL_ORIGIN), draft));
   return ajv;
