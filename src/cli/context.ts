@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { resolveConnection, urlFrom, type Connection } from '../config/resolve.js';
+import { resolveConnection, tokenFrom, urlFrom, type Connection } from '../config/resolve.js';
 import { ApiClient, type RetryInfo } from '../core/client.js';
 import { ANNOUNCE_WAIT_MS, DEFAULT_RETRY } from '../core/retry.js';
-import { TokenProvider } from '../core/auth.js';
+import { PersonalToken, TokenProvider } from '../core/auth.js';
 import { createTransport, REQUEST_DEADLINE_MS } from '../core/transport.js';
 import { UsageError } from '../core/errors.js';
 import type { Format, RenderOptions } from '../output/render.js';
@@ -98,7 +98,9 @@ export class Context {
       this.saidRetrying(info);
       this.announceWait(info);
     };
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, deadlineMs, onRetry);
+    const tokens = conn.accessToken
+      ? new PersonalToken(conn.accessToken, tokenFrom(conn))
+      : new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, deadlineMs, onRetry);
     const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, deadlineMs, onRetry, apiUrlFrom: urlFrom(conn, 'apiUrl') });
     client.dryRun = Boolean(this.globals.dryRun);
     this.opened.push(client);

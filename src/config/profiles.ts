@@ -12,6 +12,8 @@ export interface Profile {
   deliveryUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  /** A personal access token (`cms login --token`): used instead of the client credentials, never refreshed. */
+  accessToken?: string;
   hub?: string;
 }
 

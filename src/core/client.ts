@@ -1,6 +1,6 @@
 import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService, redirectError, type ApiErrorEntry } from './errors.js';
 import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type HeaderMap, type RetryInfo, type Transport, type WireResponse } from './transport.js';
-import type { TokenProvider } from './auth.js';
+import type { AccessTokens } from './auth.js';
 import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
 
@@ -85,7 +85,7 @@ export class ApiClient {
 
   constructor(
     readonly transport: Transport,
-    readonly tokens: TokenProvider,
+    readonly tokens: AccessTokens,
     private readonly options: ClientOptions,
   ) {
     // The API URL may be given as the origin or with the /v2/content prefix.
