@@ -3,7 +3,7 @@ import { secretOption } from '../cli/input.js';
 import type { Context } from '../cli/context.js';
 import { EMBEDDED_ORIGIN, SANDBOX, SANDBOX_ADMIN, type Connection } from '../config/resolve.js';
 import { dataDir } from '../config/paths.js';
-import { writeProfiles, type Profile } from '../config/profiles.js';
+import { readProfiles, writeProfiles, type Profile } from '../config/profiles.js';
 import { UsageError } from '../core/errors.js';
 import { done } from '../output/result.js';
 
@@ -18,6 +18,7 @@ interface Opts {
   deliveryUrl?: string;
   hub?: string;
   sandbox?: boolean;
+  protected?: boolean;
   verify: boolean;
 }
 
@@ -29,6 +30,7 @@ export default defineCommand<Opts>({
     'cms login --api-url https://api.example.com --client-id my-id --client-secret-stdin < secret.txt',
     'cms login --profile local --api-url http://127.0.0.1:8787 --client-id sandbox-admin --client-secret sandbox-secret',
     'cms login --profile editor --sandbox --client-id editor --client-secret s3cret --hub demo',
+    'cms login --profile prod --sandbox --hub demo --protected',
     'cms sandbox client token sandbox-admin --expires-in 8h | cms login --profile sso --sandbox --token-stdin',
   ],
   options: [
@@ -42,6 +44,7 @@ export default defineCommand<Opts>({
     { flags: '--delivery-url <url>', description: 'Content Delivery 2 URL, {hubName} for the hub name (default: https://{hubName}.cdn.content.amplience.net for the hosted service, {API origin}/cdn/{hubName} otherwise)' },
     { flags: '--hub <id|name>', description: 'default hub of the profile' },
     { flags: '--sandbox', description: 'use the embedded sandbox (defaults to its admin client)' },
+    { flags: '--protected', description: "protect the profile: every write asks to type the hub's name first, and needs --yes without a terminal (see cms profile protect)" },
     { flags: '--no-verify', description: 'save without checking the credentials' },
   ],
   async run(ctx, _args, opts) {
@@ -68,6 +71,8 @@ export default defineCommand<Opts>({
       profile.deliveryUrl = opts.deliveryUrl;
     }
     if (opts.hub) profile.hub = opts.hub;
+    // Logging in again keeps a protection: only `cms profile unprotect` removes it.
+    if (opts.protected || readProfiles(ctx.env).profiles[name]?.protected) profile.protected = true;
     await askForMissing(ctx, profile);
     if (profile.apiUrl !== SANDBOX) {
       try {
@@ -78,7 +83,7 @@ export default defineCommand<Opts>({
     }
     if (opts.verify) await verify(ctx, profile);
     await writeProfiles((file) => ({ current: name, profiles: { ...file.profiles, [name]: profile } }), ctx.env);
-    return done(`Saved profile '${name}' (${profile.apiUrl === SANDBOX ? 'embedded sandbox' : profile.apiUrl}${profile.accessToken ? ', personal access token' : ''}) and made it current`);
+    return done(`Saved profile '${name}' (${profile.apiUrl === SANDBOX ? 'embedded sandbox' : profile.apiUrl}${profile.accessToken ? ', personal access token' : ''}${profile.protected ? ', protected' : ''}) and made it current`);
   },
 });
 

@@ -23,6 +23,8 @@ export interface Connection {
   /** A personal access token (CMS_ACCESS_TOKEN or the profile's): sent as it is instead of client credentials. */
   accessToken?: string;
   hub?: string;
+  /** The profile is protected: every write asks first (ApiClient's beforeWrite). */
+  protected?: boolean;
   /** Data directory of the embedded sandbox. */
   dataDir: string;
   /** Where each value came from, for `cms profile show`. */
@@ -100,7 +102,7 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
     accessToken: envToken ? 'env' : accessToken ? 'profile' : 'default',
     hub: flags.hub ? 'flag' : useEnv && env.CMS_HUB ? 'env' : profile.hub ? 'profile' : 'default',
   };
-  return { profile: name, source, embedded, apiUrl: base, authUrl, ...(deliveryUrl ? { deliveryUrl } : {}), clientId: clientId!, clientSecret: clientSecret!, ...(accessToken ? { accessToken } : {}), hub, dataDir: dataDir(env), sources };
+  return { profile: name, source, embedded, apiUrl: base, authUrl, ...(deliveryUrl ? { deliveryUrl } : {}), clientId: clientId!, clientSecret: clientSecret!, ...(accessToken ? { accessToken } : {}), ...(profile.protected ? { protected: true } : {}), hub, dataDir: dataDir(env), sources };
 }
 
 /** The hosted service's API host; its Content Delivery 2 is on a host of each hub's own. */

@@ -83,6 +83,9 @@ export class ApiClient {
   readonly answerListeners = new Set<(ms: number, status: number) => void>();
   private readonly retry: RetryPolicy;
 
+  /** Called before the first byte of every write is sent; throws to refuse it (protected profiles). */
+  beforeWrite?: (method: string, url: string) => Promise<void>;
+
   constructor(
     readonly transport: Transport,
     readonly tokens: AccessTokens,
@@ -145,6 +148,8 @@ export class ApiClient {
     const writes = method !== 'GET' && method !== 'HEAD';
     if (this.readOnly && writes) throw new Error(`dry run: refusing to send ${method} ${url}`);
     if (this.dryRun && writes) throw new DryRunStop(method, url, opts.body);
+    // The one chokepoint for writes (every verb's POST, PUT, PATCH, DELETE): a protected profile asks here.
+    if (writes && this.beforeWrite) await this.beforeWrite(method, url);
     const signal = opts.signal ?? this.options.signal;
     const link = requestSignal(signal);
     try {

@@ -25,6 +25,8 @@ export default defineCommand({
       // A personal access token replaces the client credentials; like the secret, never shown.
       accessToken: conn.accessToken ? '(set; never shown)' : '(not set)',
       hub: conn.hub ?? null,
+      // Writes ask first (cms profile protect).
+      protected: Boolean(conn.protected),
       // Runs, journals and mappings live there for remote profiles too.
       dataDir: conn.dataDir,
       configFile: profileFilePath(ctx.env),
@@ -32,6 +34,7 @@ export default defineCommand({
     const sources: Record<string, string> = {
       ...conn.sources,
       mode: conn.sources?.apiUrl ?? '',
+      protected: conn.profile ? 'profile' : 'default',
       dataDir: ctx.env.CMS_DATA_DIR ? 'env' : envOr('XDG_DATA_HOME'),
       configFile: ctx.env.CMS_CONFIG_DIR ? 'env' : envOr('XDG_CONFIG_HOME'),
     };
