@@ -28,7 +28,7 @@ api:Make a raw request to the service (like gh api)
 browse:Open the sandbox console at a resource (an item, edition, repository, hub or schema)
 completion:Print the shell completion script for bash, zsh, fish or PowerShell
 demo:Run a guided, realistic scenario on the embedded sandbox
-login:Save a profile\: client credentials, API and auth URLs, default hub
+login:Save a profile\: client credentials or a personal access token, API and auth URLs, default hub
 runs:List bulk runs (import, copy, move, undo) with their status, hub, target and counts, newest first; `cms runs prune` removes old ones
 undo:Revert what a bulk run did (import, copy, move)\: archive what it created, restore what it updated
 version:Show the versions of the CLI, Node and the service (with its schema version)'
@@ -215,11 +215,14 @@ list:List the extensions of a hub
 update:Change an extension (only the fields given)'
   'cms auth' 'status:Show who you are, which service and hub you reach, and when the token expires'
   'cms profile' 'list:List saved profiles (the current one is marked *)
+protect:Protect a profile\: every write asks to type the hub'\''s name first (--yes without a terminal)
 remove:Remove a saved profile
 show:Show the connection a command would use, and where each value came from
+unprotect:Remove a profile'\''s protection\: writes no longer ask first
 use:Make a profile the current one (sandbox\: back to the embedded sandbox)'
   'cms sandbox client' 'create:Create a restricted API client in the sandbox
-list:List the API clients of the sandbox (never their secrets)'
+list:List the API clients of the sandbox (never their secrets)
+token:Mint a personal access token for a sandbox client (to try `cms login --token`)'
   'cms sandbox clock' 'advance:Move the sandbox clock forward (or back) by a duration
 freeze:Stop the sandbox clock where it is
 reset:Put the sandbox clock back on real time (no offset, not frozen)
@@ -873,8 +876,10 @@ _cms_opts=(
 --set:set one field of the body, e.g. --set snippets[0].label=Empty (repeatable)'
   'cms auth status' ''
   'cms profile list' ''
+  'cms profile protect' ''
   'cms profile remove' ''
   'cms profile show' ''
+  'cms profile unprotect' ''
   'cms profile use' ''
   'cms sandbox console' '--port:port of the local `cms sandbox serve`, for the embedded sandbox (default\: the running one, else 8787)
 --open:open the console in the system browser'
@@ -929,6 +934,7 @@ _cms_opts=(
 --permission:functional permissions (comma list, repeatable; "all" for every one)
 --acl:hub\:<id|name>\:<PERMS> or repo\:<id>\:<PERMS> (repeatable)'
   'cms sandbox client list' ''
+  'cms sandbox client token' '--expires-in:lifetime on the sandbox clock\: 1s to 366d, e.g. 30m, 8h, 30d (default\: 1h)'
   'cms sandbox clock advance' ''
   'cms sandbox clock freeze' ''
   'cms sandbox clock reset' ''
@@ -959,11 +965,14 @@ _cms_opts=(
   'cms login' '--client-id:API client id
 --client-secret:API client secret (prefer --client-secret-stdin\: flags show in process lists)
 --client-secret-stdin:read the client secret from standard input
+--token:personal access token instead of client credentials (prefer --token-stdin\: flags show in process lists)
+--token-stdin:read the personal access token from standard input
 --api-url:API base URL, e.g. https\://api.example.com
 --auth-url:authorization server URL (default\: the API origin)
 --delivery-url:Content Delivery 2 URL, {hubName} for the hub name (default\: https\://{hubName}.cdn.content.amplience.net for the hosted service, {API origin}/cdn/{hubName} otherwise)
 --hub:default hub of the profile
 --sandbox:use the embedded sandbox (defaults to its admin client)
+--protected:protect the profile\: every write asks to type the hub'\''s name first, and needs --yes without a terminal (see cms profile protect)
 --no-verify:save without checking the credentials'
   'cms runs' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
 --limit:stop after n results (0 for all)
@@ -1329,10 +1338,11 @@ _cms_valopts=(
   'cms sandbox trigger' ' --hub --item --edition --snapshot --webhook --set '
   'cms sandbox wait' ' --timeout --interval --data-dir '
   'cms sandbox client create' ' --id --secret --label --permission --acl '
+  'cms sandbox client token' ' --expires-in '
   'cms api' ' -F --field -f --raw-field --input -H --header --repo '
   'cms browse' ' --port '
   'cms demo' ' --hub '
-  'cms login' ' --client-id --client-secret --api-url --auth-url --delivery-url --hub '
+  'cms login' ' --client-id --client-secret --token --api-url --auth-url --delivery-url --hub '
   'cms runs' ' --hub --limit --older-than '
   'cms undo' ' --concurrency --progress --resume '
 )

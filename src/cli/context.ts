@@ -1,10 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { resolveConnection, urlFrom, type Connection } from '../config/resolve.js';
+import { resolveConnection, tokenFrom, urlFrom, type Connection } from '../config/resolve.js';
 import { ApiClient, type RetryInfo } from '../core/client.js';
 import { ANNOUNCE_WAIT_MS, DEFAULT_RETRY } from '../core/retry.js';
-import { TokenProvider } from '../core/auth.js';
+import { PersonalToken, TokenProvider } from '../core/auth.js';
+import { protectedGuard } from './protect.js';
 import { createTransport, REQUEST_DEADLINE_MS } from '../core/transport.js';
 import { UsageError } from '../core/errors.js';
 import type { Format, RenderOptions } from '../output/render.js';
@@ -25,6 +26,8 @@ export interface GlobalOptions {
   input: boolean;
   /** --dry-run for verbs without their own: the client sends reads only. */
   dryRun?: boolean;
+  /** --yes: no confirmation asked (a verb's own, and a protected profile's). */
+  yes?: boolean;
 }
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
@@ -100,9 +103,23 @@ export class Context {
       this.saidRetrying(info);
       this.announceWait(info);
     };
-    const tokens = new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, deadlineMs, onRetry);
+    const tokens = conn.accessToken
+      ? new PersonalToken(conn.accessToken, tokenFrom(conn))
+      : new TokenProvider(transport, { authUrl: conn.authUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, authUrlFrom: urlFrom(conn, 'authUrl') }, cacheFile, trace, undefined, this.signal, deadlineMs, onRetry);
     const client = new ApiClient(transport, tokens, { apiUrl: conn.apiUrl, onExchange: trace, signal: this.signal, deadlineMs, onRetry, apiUrlFrom: urlFrom(conn, 'apiUrl') });
     client.dryRun = Boolean(this.globals.dryRun);
+    if (conn.protected) {
+      client.beforeWrite = protectedGuard({
+        profile: conn.profile ?? '',
+        io: this.io,
+        signal: this.signal,
+        yes: Boolean(this.globals.yes),
+        hubName: async () => {
+          const id = await this.hubId(undefined, client, conn);
+          return (await client.get<{ name: string }>(`/hubs/${id}`)).name;
+        },
+      });
+    }
     this.opened.push(client);
     return client;
   }

@@ -107,6 +107,7 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
     .option('--dry-run', 'print the request a create, update or delete would send (method, URL, body), and send nothing')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; missing values are a usage error')
+    .option('-y, --yes', 'do not ask for confirmation (destructive changes, writes with a protected profile)')
     .option('--debug', 'print requests and responses on stderr (secrets redacted)')
     .helpOption('-h, --help', 'show help')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -161,6 +162,8 @@ export function buildProgram(manifest: Manifest, run: RunVerb, argv: readonly st
         opts.dryRun = true;
         globals.dryRun = false;
       }
+      // And --yes: a verb's own confirmation and a protected profile's take the same flag.
+      if (globals.yes && (spec.options ?? []).some((o) => o.flags === '-y, --yes')) opts.yes = true;
       checkOptions(spec, opts);
       await run(spec, args, opts, globals);
     });

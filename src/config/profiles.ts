@@ -12,7 +12,11 @@ export interface Profile {
   deliveryUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  /** A personal access token (`cms login --token`): used instead of the client credentials, never refreshed. */
+  accessToken?: string;
   hub?: string;
+  /** Writes ask to type the hub's name first on a terminal, and need --yes without one (`cms profile protect`). */
+  protected?: boolean;
 }
 
 export interface ProfileFile {

@@ -17,13 +17,18 @@ export interface Connection {
   authUrl: string;
   /** Content Delivery 2 base URL as given (CMS_DELIVERY_URL or the profile), `{hubName}` for the hub's name; unset: deliveryBase's default. */
   deliveryUrl?: string;
+  /** Empty when a personal access token is used. */
   clientId: string;
   clientSecret: string;
+  /** A personal access token (CMS_ACCESS_TOKEN or the profile's): sent as it is instead of client credentials. */
+  accessToken?: string;
   hub?: string;
+  /** The profile is protected: every write asks first (ApiClient's beforeWrite). */
+  protected?: boolean;
   /** Data directory of the embedded sandbox. */
   dataDir: string;
   /** Where each value came from, for `cms profile show`. */
-  sources?: Record<'profile' | 'apiUrl' | 'authUrl' | 'deliveryUrl' | 'clientId' | 'clientSecret' | 'hub', ValueSource>;
+  sources?: Record<'profile' | 'apiUrl' | 'authUrl' | 'deliveryUrl' | 'clientId' | 'clientSecret' | 'accessToken' | 'hub', ValueSource>;
 }
 
 export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
@@ -33,7 +38,7 @@ export const EMBEDDED_ORIGIN = 'http://sandbox.localhost';
 /**
  * Precedence, per setting: command-line flag > environment > profile > sandbox default.
  * The profile is `--profile`, else CMS_PROFILE, else the current one. Environment overrides
- * (CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID, CMS_CLIENT_SECRET) apply to a profile chosen by
+ * (CMS_API_URL, CMS_AUTH_URL, CMS_CLIENT_ID, CMS_CLIENT_SECRET, CMS_ACCESS_TOKEN) apply to a profile chosen by
  * CMS_PROFILE or `profile use`, but not to one named with --profile: the flag wins.
  */
 export function resolveConnection(flags: { profile?: string; hub?: string }, env: NodeJS.ProcessEnv = process.env): Connection {
@@ -62,7 +67,7 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
   const useEnv = source !== 'flag';
   const pick = (envName: string, value: string | undefined) => (useEnv && env[envName] ? env[envName] : value);
   const from = (envName: string, value: string | undefined): ValueSource => (useEnv && env[envName] ? 'env' : value ? 'profile' : 'default');
-  if (useEnv && source === 'sandbox default' && (env.CMS_API_URL || env.CMS_CLIENT_ID)) source = 'environment';
+  if (useEnv && source === 'sandbox default' && (env.CMS_API_URL || env.CMS_CLIENT_ID || env.CMS_ACCESS_TOKEN)) source = 'environment';
 
   const apiUrl = pick('CMS_API_URL', profile.apiUrl);
   const embedded = !apiUrl || apiUrl === SANDBOX;
@@ -72,12 +77,17 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
   const deliveryUrl = pick('CMS_DELIVERY_URL', profile.deliveryUrl) || undefined;
   if (deliveryUrl) checkUrl(deliveryUrl.replace(/\{hubName\}/g, 'hub'), useEnv && env.CMS_DELIVERY_URL ? 'CMS_DELIVERY_URL' : `The delivery URL of profile '${name}'`);
   const base = embedded ? EMBEDDED_ORIGIN : apiUrl.replace(/\/+$/, '');
-  const clientId = pick('CMS_CLIENT_ID', profile.clientId) ?? (embedded ? SANDBOX_ADMIN.clientId : undefined);
-  const clientSecret = pick('CMS_CLIENT_SECRET', profile.clientSecret) ?? (embedded && clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined);
-  if (!clientId || !clientSecret) {
+  // A personal access token stands for the credentials of its layer: CMS_ACCESS_TOKEN over the
+  // profile's credentials, CMS_CLIENT_ID/SECRET over the profile's token.
+  const envToken = useEnv ? env.CMS_ACCESS_TOKEN?.trim() || undefined : undefined;
+  const envCreds = useEnv && Boolean(env.CMS_CLIENT_ID || env.CMS_CLIENT_SECRET);
+  const accessToken = envToken ?? (envCreds ? undefined : profile.accessToken || undefined);
+  const clientId = accessToken ? '' : (pick('CMS_CLIENT_ID', profile.clientId) ?? (embedded ? SANDBOX_ADMIN.clientId : undefined));
+  const clientSecret = accessToken ? '' : (pick('CMS_CLIENT_SECRET', profile.clientSecret) ?? (embedded && clientId === SANDBOX_ADMIN.clientId ? SANDBOX_ADMIN.clientSecret : undefined));
+  if (!accessToken && (!clientId || !clientSecret)) {
     throw new UsageError(
       `The ${name ? `profile '${name}'` : 'environment'} has no ${clientId ? 'client secret' : 'client id'}`,
-      'Run `cms login`, or set CMS_CLIENT_ID and CMS_CLIENT_SECRET.',
+      'Run `cms login`, or set CMS_CLIENT_ID and CMS_CLIENT_SECRET (or CMS_ACCESS_TOKEN).',
     );
   }
   const authUrl = (pick('CMS_AUTH_URL', profile.authUrl) || (embedded ? EMBEDDED_ORIGIN : originOf(base))).replace(/\/+$/, '');
@@ -87,11 +97,12 @@ export function resolveConnection(flags: { profile?: string; hub?: string }, env
     apiUrl: from('CMS_API_URL', profile.apiUrl),
     authUrl: from('CMS_AUTH_URL', profile.authUrl),
     deliveryUrl: from('CMS_DELIVERY_URL', profile.deliveryUrl),
-    clientId: from('CMS_CLIENT_ID', profile.clientId),
-    clientSecret: from('CMS_CLIENT_SECRET', profile.clientSecret),
+    clientId: accessToken ? 'default' : from('CMS_CLIENT_ID', profile.clientId),
+    clientSecret: accessToken ? 'default' : from('CMS_CLIENT_SECRET', profile.clientSecret),
+    accessToken: envToken ? 'env' : accessToken ? 'profile' : 'default',
     hub: flags.hub ? 'flag' : useEnv && env.CMS_HUB ? 'env' : profile.hub ? 'profile' : 'default',
   };
-  return { profile: name, source, embedded, apiUrl: base, authUrl, ...(deliveryUrl ? { deliveryUrl } : {}), clientId, clientSecret, hub, dataDir: dataDir(env), sources };
+  return { profile: name, source, embedded, apiUrl: base, authUrl, ...(deliveryUrl ? { deliveryUrl } : {}), clientId: clientId!, clientSecret: clientSecret!, ...(accessToken ? { accessToken } : {}), ...(profile.protected ? { protected: true } : {}), hub, dataDir: dataDir(env), sources };
 }
 
 /** The hosted service's API host; its Content Delivery 2 is on a host of each hub's own. */
@@ -147,6 +158,12 @@ export function urlFrom(conn: Connection, setting: 'apiUrl' | 'authUrl'): string
   return conn.embedded ? 'the sandbox default' : `the ${setting === 'apiUrl' ? 'API' : 'auth'} URL given`;
 }
 
+/** Where the connection's personal access token came from, as an error's hint says it. */
+export function tokenFrom(conn: Connection): string {
+  const source = conn.sources?.accessToken;
+  return source === 'env' ? 'CMS_ACCESS_TOKEN, in the environment' : source === 'flag' ? 'cms login --token' : `profile '${conn.profile}'`;
+}
+
 function originOf(url: string): string {
   try {
     return new URL(url).origin;
@@ -162,6 +179,7 @@ export interface ConnectionSources {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  accessToken: string;
   hub: string;
 }
 
@@ -176,8 +194,9 @@ export function connectionSources(conn: Connection, flags: { hub?: string }, env
     profile: conn.source === 'flag' ? 'flag (--profile)' : conn.profile && env.CMS_PROFILE ? 'environment (CMS_PROFILE)' : conn.profile ? 'current profile (cms profile use)' : 'none: the sandbox default',
     apiUrl: from('CMS_API_URL', 'apiUrl', 'sandbox default'),
     authUrl: from('CMS_AUTH_URL', 'authUrl', defaults),
-    clientId: from('CMS_CLIENT_ID', 'clientId', 'sandbox default'),
-    clientSecret: from('CMS_CLIENT_SECRET', 'clientSecret', 'sandbox default'),
+    clientId: conn.accessToken ? 'none: a personal access token' : from('CMS_CLIENT_ID', 'clientId', 'sandbox default'),
+    clientSecret: conn.accessToken ? 'none: a personal access token' : from('CMS_CLIENT_SECRET', 'clientSecret', 'sandbox default'),
+    accessToken: conn.sources?.accessToken === 'env' ? 'environment (CMS_ACCESS_TOKEN)' : conn.accessToken ? `profile ${conn.profile}` : 'none: client credentials',
     hub: flags.hub ? 'flag (--hub)' : from('CMS_HUB', 'hub', 'the only hub'),
   };
 }

@@ -15,6 +15,48 @@ export interface Credentials {
   authUrlFrom?: string;
 }
 
+/** What the API client needs of its credentials: a bearer token, and what to do after a 401. */
+export interface AccessTokens {
+  token(): Promise<string>;
+  /** After a 401: a new token, or an error saying why there is none. */
+  refresh(): Promise<string>;
+  /** When the token expires (null: the token does not say), and whether it came from the cache file. */
+  expiry(): Promise<{ expiresAt: Date | null; cached: boolean }>;
+}
+
+/**
+ * A personal access token (`cms login --token`, CMS_ACCESS_TOKEN): sent as it is, never
+ * refreshed. The service refusing it (401) means it expired or was revoked: only its owner can
+ * get a new one, so the error says how instead of retrying.
+ */
+export class PersonalToken implements AccessTokens {
+  constructor(
+    private readonly value: string,
+    /** Where the token came from (`CMS_ACCESS_TOKEN, in the environment`, `profile 'x'`). */
+    private readonly from: string,
+  ) {}
+
+  async token(): Promise<string> {
+    return this.value;
+  }
+
+  async refresh(): Promise<string> {
+    const exp = jwtExpiry(this.value);
+    const why = exp !== undefined && exp <= Date.now() ? `it expired at ${new Date(exp).toISOString()}` : 'it has expired or been revoked';
+    throw new CliError(
+      `The service refused the personal access token (401): ${why}`,
+      ExitCode.AUTH,
+      `Create a new token where it was issued (in the sandbox: \`cms sandbox client token <client-id>\`), then \`cms login --token-stdin\` or set CMS_ACCESS_TOKEN. The token in use came from ${this.from}.`,
+      'AUTH',
+    );
+  }
+
+  async expiry(): Promise<{ expiresAt: Date | null; cached: boolean }> {
+    const exp = jwtExpiry(this.value);
+    return { expiresAt: exp === undefined ? null : new Date(exp), cached: false };
+  }
+}
+
 interface CachedToken {
   token: string;
   /** Epoch ms after which the token must not be used. */
@@ -28,7 +70,7 @@ const EARLY_MS = 30_000;
  * Gets access tokens with the client credentials grant and caches them until shortly before
  * expiry: in memory, and for remote services in a 0600 file so successive commands reuse them.
  */
-export class TokenProvider {
+export class TokenProvider implements AccessTokens {
   private current: CachedToken | null = null;
   private pending: Promise<string> | null = null;
 
@@ -58,7 +100,7 @@ export class TokenProvider {
    * When the token in use expires (the JWT's exp claim, else the lifetime the service gave) and
    * whether it came from the cache file. Gets a token if there is none: that checks the credentials.
    */
-  async expiry(): Promise<{ expiresAt: Date; cached: boolean }> {
+  async expiry(): Promise<{ expiresAt: Date | null; cached: boolean }> {
     const cached = (this.readCache()?.expiresAt ?? 0) > Date.now();
     const token = await this.token();
     const exp = jwtExpiry(token);

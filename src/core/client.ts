@@ -1,6 +1,6 @@
 import { ApiError, CliError, ExitCode, looksLikeHtml, notTheService, redirectError, type ApiErrorEntry } from './errors.js';
 import { attemptDeadline, deadlineError, REQUEST_DEADLINE_MS, type ExchangeListener, type HeaderMap, type RetryInfo, type Transport, type WireResponse } from './transport.js';
-import type { TokenProvider } from './auth.js';
+import type { AccessTokens } from './auth.js';
 import { DEFAULT_RETRY, describeNetworkError, isNetworkError, isRetryable, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
 
@@ -83,9 +83,12 @@ export class ApiClient {
   readonly answerListeners = new Set<(ms: number, status: number) => void>();
   private readonly retry: RetryPolicy;
 
+  /** Called before the first byte of every write is sent; throws to refuse it (protected profiles). */
+  beforeWrite?: (method: string, url: string) => Promise<void>;
+
   constructor(
     readonly transport: Transport,
-    readonly tokens: TokenProvider,
+    readonly tokens: AccessTokens,
     private readonly options: ClientOptions,
   ) {
     // The API URL may be given as the origin or with the /v2/content prefix.
@@ -145,6 +148,8 @@ export class ApiClient {
     const writes = method !== 'GET' && method !== 'HEAD';
     if (this.readOnly && writes) throw new Error(`dry run: refusing to send ${method} ${url}`);
     if (this.dryRun && writes) throw new DryRunStop(method, url, opts.body);
+    // The one chokepoint for writes (every verb's POST, PUT, PATCH, DELETE): a protected profile asks here.
+    if (writes && this.beforeWrite) await this.beforeWrite(method, url);
     const signal = opts.signal ?? this.options.signal;
     const link = requestSignal(signal);
     try {

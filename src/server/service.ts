@@ -11,7 +11,7 @@ import { acceptsJson, assertJsonContentType } from './core/body.js';
 import { SandboxClock } from './core/clock-store.js';
 import { Scheduler } from './core/scheduler.js';
 import { Principal } from './core/auth/principal.js';
-import { verifyToken, type TokenClaims } from './core/auth/tokens.js';
+import { tokenExpired, verifyToken, type TokenClaims } from './core/auth/tokens.js';
 import type { Statement } from 'better-sqlite3';
 import { signingKey } from './core/state.js';
 import { validateBody } from './core/body-schemas.js';
@@ -368,8 +368,9 @@ export class Service implements ServiceHost {
     const token = m[1]!;
     let claims = this.verified.get(token);
     if (!claims) {
-      // Wall-clock time, not the sandbox clock: moving the clock expires no token (wire contract 3).
-      const check = verifyToken(this.key, token, Date.now());
+      // Wall-clock time, not the sandbox clock: moving the clock expires no token (wire contract 3);
+      // only the personal access tokens the sandbox mints expire on its clock (tokenExpired).
+      const check = verifyToken(this.key, token, Date.now(), this.clock.now());
       if (!check.ok) {
         throw unauthorized(
           check.reason === 'expired' ? 'The access token has expired; request a new one' : check.reason === 'undecodable' ? 'The access token could not be decoded' : 'The access token is not valid',
@@ -380,7 +381,7 @@ export class Service implements ServiceHost {
       this.verified.set(token, claims);
     }
     // Checked again: the token may have been verified (and cached) before it expired.
-    if (claims.exp * 1000 <= Date.now()) throw unauthorized('The access token has expired; request a new one');
+    if (tokenExpired(claims, Date.now(), this.clock.now())) throw unauthorized('The access token has expired; request a new one');
     let principal = this.principals.get(claims.sub);
     if (principal === undefined) {
       principal = Principal.load(this.db, claims.sub);

@@ -126,7 +126,7 @@ function shellEnv(dir: string, dataFrom?: string): Home {
   writeFixtures(work);
   // EDITOR: a stand-in that saves the file as it is (the examples' `code --wait` gets one too).
   const env: Record<string, string | undefined> = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', CMS_HUB: 'demo', HOME: dir, PATH: `${shimDir}:${process.env.PATH}`, EDITOR: 'editor-stand-in', VISUAL: undefined };
-  for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_DELIVERY_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CI', 'CMS_FORCE_TTY']) env[k] = undefined;
+  for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_DELIVERY_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CMS_ACCESS_TOKEN', 'CI', 'CMS_FORCE_TTY']) env[k] = undefined;
   return { dir, work, env };
 }
 

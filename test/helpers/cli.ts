@@ -24,7 +24,7 @@ export class CliHome {
   async run(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeout?: number; /** Options of node itself (such as V8's, which NODE_OPTIONS refuses). */ nodeArgs?: string[] } = {}): Promise<CliResult> {
     const env: Record<string, string | undefined> = { ...this.env, ...opts.env };
     // Keep the caller's environment from choosing a profile or service behind the test's back.
-    for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_DELIVERY_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CMS_HUB', 'CI', 'CMS_FORCE_TTY', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_WORKSPACE']) if (!(k in (opts.env ?? {}))) env[k] = undefined;
+    for (const k of ['CMS_PROFILE', 'CMS_API_URL', 'CMS_AUTH_URL', 'CMS_DELIVERY_URL', 'CMS_CLIENT_ID', 'CMS_CLIENT_SECRET', 'CMS_ACCESS_TOKEN', 'CMS_HUB', 'CI', 'CMS_FORCE_TTY', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_WORKSPACE']) if (!(k in (opts.env ?? {}))) env[k] = undefined;
     const options: Options = { env, extendEnv: true, reject: false, stripFinalNewline: false, input: opts.input ?? '', timeout: opts.timeout ?? 60_000 };
     const res = await execa(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], options);
     return { exitCode: res.exitCode ?? -1, stdout: String(res.stdout), stderr: String(res.stderr) };

@@ -18,11 +18,17 @@ export default defineCommand({
     const hub = hubId ? await client.get<{ id: string; name: string }>(`/hubs/${hubId}`).catch(() => null) : null;
     return item({
       profile: { name: conn.profile, source: sources.profile },
-      clientId: { value: conn.clientId, source: sources.clientId },
-      clientSecret: { value: '(set; never shown)', source: sources.clientSecret },
+      clientId: { value: conn.accessToken ? null : conn.clientId, source: sources.clientId },
+      clientSecret: { value: conn.accessToken ? '(not set)' : '(set; never shown)', source: sources.clientSecret },
+      accessToken: { value: conn.accessToken ? '(set; never shown)' : '(not set)', source: sources.accessToken },
       service: { mode: service.mode, apiUrl: service.apiUrl, apiUrlSource: sources.apiUrl, authUrl: conn.embedded ? 'sandbox' : conn.authUrl, authUrlSource: sources.authUrl },
       hub: hub ? { name: hub.name, id: hub.id, source: sources.hub } : { name: null, id: null, source: 'none chosen (several hubs or none; give --hub)' },
-      token: { expiresAt: expiresAt.toISOString(), expiresInSeconds: Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)), cached },
+      token: {
+        kind: conn.accessToken ? 'personal access token (never refreshed)' : 'client credentials',
+        expiresAt: expiresAt?.toISOString() ?? null,
+        expiresInSeconds: expiresAt ? Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)) : null,
+        cached,
+      },
     });
   },
 });

@@ -13,7 +13,8 @@ export default defineCommand({
       apiUrl: p.apiUrl ?? 'sandbox',
       clientId: p.clientId,
       hub: p.hub ?? null,
+      protected: Boolean(p.protected),
     }));
-    return list(rows, [col('', (r: { current: boolean }) => (r.current ? '*' : '')), col('name'), col('api', 'apiUrl'), col('client', 'clientId'), col('hub')]);
+    return list(rows, [col('', (r: { current: boolean }) => (r.current ? '*' : '')), col('name'), col('api', 'apiUrl'), col('client', 'clientId'), col('hub'), col('protected')]);
   },
 });

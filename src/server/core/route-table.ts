@@ -110,6 +110,7 @@ export const routes: RouteDef[] = [
   route('GET', '/__sandbox/clients', 'sandbox.listClients', { sandboxAdmin: true }),
   route('POST', '/__sandbox/clients', 'sandbox.createClient', { sandboxAdmin: true, body: 'sandbox.client' }),
   route('DELETE', '/__sandbox/clients/:clientId', 'sandbox.removeClient', { sandboxAdmin: true }),
+  route('POST', '/__sandbox/clients/:clientId/tokens', 'sandbox.mintToken', { sandboxAdmin: true, body: 'sandbox.clientToken' }),
   // Saving and restoring run outside the request's transaction (VACUUM INTO and ATTACH cannot run in one).
   route('GET', '/__sandbox/snapshots', 'sandboxSnapshots.listSnapshots', { sandboxAdmin: true }),
   route('POST', '/__sandbox/snapshots', 'sandboxSnapshots.saveSnapshot', { sandboxAdmin: true, async: true, body: 'sandbox.snapshot' }),

@@ -5,6 +5,7 @@ import { advanceClock, clockNow, freezeClock, parseDuration, resumeClock, setClo
 import { stmt } from '../core/statements.js';
 import { hashSecret, newGeneration, seedAdminClient, ADMIN_CLIENT_ID } from '../core/seed.js';
 import { writeState } from '../core/state.js';
+import { signToken } from '../core/auth/tokens.js';
 import { grantAcl } from '../core/auth/principal.js';
 import { ACL_PERMISSIONS, FUNCTIONAL_PERMISSIONS } from '../core/auth/permissions.js';
 import { checkFaultRules, parseFaults, type FaultRule } from '../core/faults.js';
@@ -131,6 +132,30 @@ export function removeClient(ctx: RequestContext) {
   if (id === ADMIN_CLIENT_ID) throw badRequest('The sandbox admin client cannot be removed', { property: 'id', invalidValue: id });
   if (stmt(ctx.db, 'DELETE FROM clients WHERE id = ?').run(id).changes === 0) throw notFound('Client', id);
   return noContent();
+}
+
+/** The longest a minted personal access token lives: a year, as the hosted service's longest. */
+const MAX_TOKEN_SECONDS = 366 * 24 * 3600;
+
+/**
+ * POST /__sandbox/clients/{id}/tokens: a personal access token for the client, as organisations
+ * with single sign-on issue them. It expires on the sandbox clock (advance it to see the expiry),
+ * and like every token it dies with its client.
+ */
+export function mintToken(ctx: RequestContext) {
+  const id = ctx.params.clientId!;
+  const input = ctx.body<Input<typeof schemas.clientToken>>();
+  const row = stmt(ctx.db, 'SELECT generation FROM clients WHERE id = ?').get(id) as { generation: string } | undefined;
+  if (!row) throw notFound('Client', id);
+  const given = input.expiresIn ?? '1h';
+  const ms = typeof given === 'number' ? given * 1000 : parseDuration(given);
+  if (ms === null || !(ms >= 1000) || ms > MAX_TOKEN_SECONDS * 1000) {
+    throw badRequest(`expiresIn '${String(given).slice(0, 32)}' must be a duration from 1s to 366d (e.g. 1h, 30d) or seconds`, { entity: 'ClientToken', property: 'expiresIn', invalidValue: given });
+  }
+  const seconds = Math.ceil(ms / 1000);
+  const now = ctx.now();
+  const token = signToken(ctx.service.signingKey, id, row.generation, now, seconds, true);
+  return ok({ clientId: id, access_token: token, token_type: 'bearer', expires_in: seconds, expiresAt: new Date(Math.ceil(now / 1000) * 1000 + seconds * 1000).toISOString() });
 }
 
 /** A client as shown to the admin: never its secret. */

@@ -33,6 +33,9 @@ export const client = body(
   }),
 );
 
+/** POST /__sandbox/clients/{id}/tokens: a personal access token, living `expiresIn` (a duration like 1h, or seconds). */
+export const clientToken = body('ClientToken', z.object({ expiresIn: z.union([z.string().max(32), z.number().int().min(1)]).optional() }));
+
 const target = { method: z.string().regex(/^([A-Z]+|\*)$/, 'must be an HTTP method or * (every method)').optional(), path: z.string().startsWith('/').optional() };
 const rate = z.number().min(0).max(1);
 const rule = z.discriminatedUnion('kind', [
