@@ -19,6 +19,7 @@ job:Publishing jobs and bulk jobs
 webhook:Webhooks and their delivery log
 index:Search indexes, their settings and analytics
 integration:Commerce and marketing platform integrations
+migration:Content migrations as code\: dry run, apply, resume, undo, record
 admin:Access administration and hub modules
 extension:Extensions (dashboard and content field)
 auth:Who you are to the service\: client, profile, hub, token
@@ -200,6 +201,8 @@ delete:Delete a marketing integration with its webhook
 get:Show a marketing integration (credential values are never shown)
 list:List the marketing integrations of a hub
 update:Change a marketing integration (only the fields given; objects are replaced whole)'
+  'cms migration' 'run:Run a content migration (a TS/JS file)\: a dry run with a diff by default, --apply to write it, journaled for --resume and cms undo
+status:List the migrations the hub records as applied; with files, whether each is applied, changed since, or not applied'
   'cms admin' 'access:List the access operations on a hub or repository
 enable:Enable a hub module\: the search index module or Content Delivery 2 (delivery keys)
 member:Show the permissions one client holds on a hub or repository
@@ -462,6 +465,7 @@ _cms_opts=(
 --delivered:the published version, as Content Delivery 2 answers a site
 --depth:with --delivered\: root (the item alone) or all (with its linked items)
 --format:with --delivered\: inlined (links replaced by items) or linked (linkedContent apart)
+--locale:with --delivered\: localized fields as a site in this locale reads them (en-GB, or a list with wildcards\: en-US,en-*,*)
 --hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms item graph' '--hub:the store (hub) to query; any hub when left out'
   'cms item history' '--limit:stop after n results (0 for all)
@@ -831,6 +835,19 @@ _cms_opts=(
 --body-file:JSON request body from a file (- for stdin); flags override its fields
 --set:set one field of the body, e.g. --set body.title=Hello (repeatable; JSON values allowed)
 --set-string:like --set, but the value is always text (--set-string body.code=007)'
+  'cms migration run' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)
+--apply:write the changes (default\: a dry run that writes nothing)
+--from:run offline on an export directory (cms item export) instead of a hub
+--out:with --from --apply\: where the result is written (default\: <export-dir>.migrated)
+--resume:finish an interrupted --apply run (see cms runs)
+--force:apply a migration the hub records as applied already (or resume a run whose file changed)
+--publish:publish again each changed item that was published
+--ignore-schema-validation:write bodies their content type schema refuses (default\: such items are skipped and reported)
+--item-timeout:time limit of migrate() on one item (default 10s)\: past it the item fails
+--exit-code:dry run\: exit 1 when the migration would change something (0 when nothing is left to do)
+--concurrency:requests in flight at most (default\: start at 8 and grow while the service keeps up, up to 64; slows down by itself when the service pushes back)
+--progress:progress on stderr\: auto (a bar on a terminal), bar, json (NDJSON events), none'
+  'cms migration status' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin access' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin enable' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
   'cms admin member' '--hub:hub to work in (default\: CMS_HUB, the profile hub, or the only hub)'
@@ -889,6 +906,8 @@ _cms_opts=(
 --data-dir:keep the data in this directory (default\: in memory, gone when the command ends)
 --token-ttl:access token lifetime
 --cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--intercept:also answer the hosted service'\''s own hostnames (api/auth.amplience.net, <hub>.cdn.content.amplience.net, hubs'\'' staging hostnames) from the sandbox, through a proxy on 127.0.0.1 with a CA trusted only by the command (docs/testing-with-the-sandbox.md); other hosts pass through
+--offline:with --intercept\: refuse every other host (naming it) instead of passing it through
 --allow-webhook-to:let webhooks deliver to this host name, address or CIDR range (repeatable; * for anywhere), whoever wrote them; by default they reach public addresses, and loopback only when written by the admin client or a client with every permission (docs/threat-model.md)'
   'cms sandbox requests' '--method:only this HTTP method
 --path:only paths matching the glob (* within a segment, ** across)
@@ -906,6 +925,8 @@ _cms_opts=(
   'cms sandbox serve' '--host:address to bind (other than loopback exposes the sandbox to the network)
 --allow-host:also answer requests whose Host is this name (repeatable)\: name, name\:port, .domain (and its subdomains) or * (any); loopback names, the --host address and the hubs'\'' staging hostnames are always served
 --cors-origin:let pages of this origin (e.g. http\://localhost\:3000) read delivery with CORS (repeatable)\: Content Delivery 2 at /cdn/<hub> and the staging query, rendering and staging hosts'\'' delivery; * lets any origin read published content (/cdn) only; never the API, the token endpoint, /__sandbox or the console
+--intercept:also answer the hosted service'\''s own hostnames (api/auth.amplience.net, <hub>.cdn.content.amplience.net, hubs'\'' staging hostnames) from the sandbox, through a proxy on 127.0.0.1 with a CA trusted only by the command (docs/testing-with-the-sandbox.md); other hosts pass through
+--offline:with --intercept\: refuse every other host (naming it) instead of passing it through
 --allow-webhook-to:let webhooks deliver to this host name, address or CIDR range (repeatable; * for anywhere), whoever wrote them; by default they reach public addresses, and loopback only when written by the admin client or a client with every permission (docs/threat-model.md)
 --port:port to listen on (0 picks a free one)
 --data-dir:data directory (default\: CMS_DATA_DIR or ~/.local/share/cms)
@@ -914,6 +935,7 @@ _cms_opts=(
 --faults-seed:seed for the fault dice (same seed, same faults)
 --seed:start from this snapshot file or export directory (cms item export, dc-cli); replaces what the data directory holds
 --export-on-exit:save a snapshot of everything to this file when stopped (Ctrl-C, SIGTERM, cms sandbox stop)
+--force:with --export-on-exit\: replace the file even when it is not a snapshot (refused otherwise, exit 2)
 --detach:serve in the background\: print the -o json line once it answers, write sandbox.pid in the data directory
 --pid-file:write the served JSON with its pid here while serving (what --detach uses)'
   'cms sandbox status' ''
@@ -945,7 +967,7 @@ _cms_opts=(
   'cms sandbox snapshot list' ''
   'cms sandbox snapshot restore' '-y:do not ask for confirmation
 --yes:do not ask for confirmation'
-  'cms sandbox snapshot save' ''
+  'cms sandbox snapshot save' '--force:replace the file even when it is not a snapshot'
   'cms api' '-F:typed field (JSON values parsed), repeatable
 --field:typed field (JSON values parsed), repeatable
 -f:string field, repeatable
@@ -1133,6 +1155,9 @@ _cms_vals=(
   'cms integration commerce list --hub' '@hubs'
   'cms integration marketing create --hub' '@hubs'
   'cms integration marketing list --hub' '@hubs'
+  'cms migration run --hub' '@hubs'
+  'cms migration run --progress' 'auto bar json none'
+  'cms migration status --hub' '@hubs'
   'cms admin access --hub' '@hubs'
   'cms admin enable --hub' '@hubs'
   'cms admin member --hub' '@hubs'
@@ -1242,7 +1267,7 @@ _cms_valopts=(
   'cms item export' ' --hub --repo --folder --status --search --facet --concurrency --page-size --layout --progress '
   'cms item facet' ' --hub --field --search --sort --size --body-file '
   'cms item find' ' --hub --projection --sort --limit '
-  'cms item get' ' --version --key --depth --format --hub '
+  'cms item get' ' --version --key --depth --format --locale --hub '
   'cms item graph' ' --hub '
   'cms item history' ' --limit '
   'cms item import' ' --hub --repo --folder --concurrency --layout --mapping-file --resume --progress '
@@ -1320,6 +1345,8 @@ _cms_valopts=(
   'cms integration marketing create' ' --hub --label --body-file --set --set-string '
   'cms integration marketing list' ' --hub --limit '
   'cms integration marketing update' ' --label --body-file --set --set-string '
+  'cms migration run' ' --hub --from --out --resume --item-timeout --concurrency --progress '
+  'cms migration status' ' --hub '
   'cms admin access' ' --hub '
   'cms admin enable' ' --hub '
   'cms admin member' ' --hub '

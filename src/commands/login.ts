@@ -119,10 +119,19 @@ async function verify(ctx: Context, profile: Profile, flagged: { apiUrl: boolean
     authUrl: (profile.authUrl ?? (embedded ? EMBEDDED_ORIGIN : new URL(base).origin)).replace(/\/+$/, ''),
     clientId: profile.clientId ?? '',
     clientSecret: profile.clientSecret ?? '',
-    ...(profile.accessToken ? { accessToken: profile.accessToken, sources: { profile: 'flag', apiUrl: 'flag', authUrl: 'flag', deliveryUrl: 'default', clientId: 'default', clientSecret: 'default', accessToken: 'flag', hub: 'default' } } : {}),
+    ...(profile.accessToken ? { accessToken: profile.accessToken } : {}),
     dataDir: dataDir(ctx.env),
     // Hints name the flags the URLs came from (an unreachable --api-url is not "the sandbox default").
-    sources: { profile: 'flag', apiUrl: flagged.apiUrl ? 'flag' : 'default', authUrl: flagged.authUrl ? 'flag' : 'default', deliveryUrl: 'default', clientId: 'flag', clientSecret: 'flag', hub: 'default' },
+    sources: {
+      profile: 'flag',
+      apiUrl: flagged.apiUrl ? 'flag' : 'default',
+      authUrl: flagged.authUrl ? 'flag' : 'default',
+      deliveryUrl: 'default',
+      clientId: profile.accessToken ? 'default' : 'flag',
+      clientSecret: profile.accessToken ? 'default' : 'flag',
+      accessToken: profile.accessToken ? 'flag' : 'default',
+      hub: 'default',
+    },
   };
   // Requests a token (a personal one is sent as it is), then reads one page of hubs: proves the URL and the credentials.
   const client = await ctx.connect(conn);
