@@ -69,7 +69,10 @@ export function runPublishingJob(db: Db, jobId: string, nowMs: number, versionOv
   publishItems(db, snapshot.hubId, entries, nowMs);
   const completed = { ...job, state: 'COMPLETED' as const, lastModifiedDate: stamp };
   jobs.update(completed);
-  enqueueEvent(db, snapshot.hubId, 'snapshot.published', { snapshot: { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type }, publishingJobId: job.id, editionId: job.editionId }, nowMs);
+  // The payload is the snapshot itself (the vendor's search-index templates read `payload.id` and
+  // `payload.rootContentItem.id`), with `snapshot` kept for receivers written against its first form.
+  const published = { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type };
+  enqueueEvent(db, snapshot.hubId, 'snapshot.published', { ...published, snapshot: published, publishingJobId: job.id, editionId: job.editionId }, nowMs);
   return completed;
 }
 

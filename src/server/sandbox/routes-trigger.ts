@@ -55,7 +55,9 @@ function eventPayload(ctx: RequestContext, hubId: string, name: WebhookEvent, in
   const id = need('snapshotId', '--snapshot');
   const snapshot = snapshots(ctx.db).get(id);
   if (!snapshot || snapshot.hubId !== hubId) throw notFound('Snapshot', id);
-  return { snapshot: { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type }, publishingJobId: null, editionId: null };
+  // The same shape as a real publication's event (publishing/publish.ts): the snapshot itself, and under `snapshot`.
+  const published = { id: snapshot.id, comment: snapshot.comment, rootContentItem: snapshot.rootContentItem, type: snapshot.type };
+  return { ...published, snapshot: published, publishingJobId: null, editionId: null };
 }
 
 const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);

@@ -68,6 +68,24 @@ describe('the vendor search-index template', () => {
     expect(logged).toMatchObject({ result: 200, url: `${receiver.url}${prefix}/${item.id}` });
   });
 
+  it('the snapshot form: payload.id is the snapshot, payload.rootContentItem.id its root item (as the vendor\'s index webhooks read them)', async () => {
+    const prefix = `/${unique('indexes')}/snap`;
+    const hook = await createHook({
+      events: ['snapshot.published'],
+      handlers: [`${receiver.url}${prefix}/{{payload.id}}`],
+      customPayload: template(
+        `{"objectID": "{{payload.rootContentItem.id}}", {{#withDeliveryContentItem contentItemId=payload.rootContentItem.id account="my-account" snapshotId=payload.id}} "title": {{{JSONstringify title}}} {{/withDeliveryContentItem}} }`,
+      ),
+    });
+    const item = await publishItem(api, setup, { title: 'From a snapshot' });
+    const [got] = await receiver.waitFor(1, (r) => r.url.startsWith(prefix));
+    const body = JSON.parse(got!.body);
+    expect(body).toMatchObject({ objectID: item.id, title: 'From a snapshot' });
+    expect(got!.url).toMatch(new RegExp(`^${prefix}/[0-9a-f]{24}$`));
+    const [logged] = await requestsOf(hook.id, 1);
+    expect(logged).toMatchObject({ result: 200 });
+  });
+
   it('withDeliveryContentItem reads published content, the latest with stagingEnvironment, and an item of another hub not at all', async () => {
     const item = await publishItem(api, setup, { title: 'published title' });
     const latest = await api.patch(`/content-items/${item.id}`, { body: itemBody(setup.uri, { title: 'edited title' }), version: item.version, label: item.label });
