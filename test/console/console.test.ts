@@ -50,7 +50,8 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     served = await serveSandbox(home.env);
     api = await new Api(served.url).login();
 
-    // A second DRAFT edition on the demo's hero slot, starting two days from now: the one the
+    // A second DRAFT edition on the demo's hero slot, starting in twelve hours (while the demo's
+    // 'Launch day', published a day ago, still runs until tomorrow: the two collide): the one the
     // test schedules from the console.
     const hub = (await api.get('/hubs')).body._embedded.hubs.find((h: any) => h.name === 'demo');
     ids.hub = hub.id;
@@ -64,7 +65,7 @@ describe('the sandbox console in a browser', { timeout: 180_000 }, () => {
     const event = (await api.get(`/hubs/${hub.id}/events`)).body._embedded.events[0];
     const now = Date.parse((await api.get('/__sandbox/clock')).body.now);
     const day = 86_400_000;
-    const edition = (await api.post(`/events/${event.id}/editions`, { name: 'Evening', start: new Date(now + 2 * day).toISOString(), end: new Date(now + 4 * day).toISOString(), activeEndDate: false })).body;
+    const edition = (await api.post(`/events/${event.id}/editions`, { name: 'Evening', start: new Date(now + day / 2).toISOString(), end: new Date(now + 4 * day).toISOString(), activeEndDate: false })).body;
     ids.edition = edition.id;
     const snapshot = (await api.post(`/hubs/${hub.id}/snapshots`, { comment: 'Evening', createdFrom: 'content-item', type: 'USER', contentRoot: roundup })).body;
     const assigned = (await api.post(`/editions/${edition.id}/slots`, [{ slot: slot.id }])).body._embedded['edition-slots'][0];
