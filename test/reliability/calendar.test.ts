@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -46,12 +46,15 @@ describe('the suites that depend on dates, 400 days ahead', () => {
     const out = mkdtempSync(join(tmpdir(), 'cms-calendar-'));
     try {
       const report = join(out, 'report.json');
-      const res = await execa('faketime', ['-f', '+400d', process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--maxWorkers=1', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, ...DATED_SUITES], {
+      const config = join(ROOT, 'test', 'reliability', 'calendar.vitest.config.ts');
+      const res = await execa('faketime', ['-f', '+400d', process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config, ...DATED_SUITES], {
         cwd: ROOT,
+        env: { CMS_CALENDAR_REPORT: report },
         reject: false,
         timeout: 25 * 60_000,
         all: true,
       });
+      expect(existsSync(report), String(res.all).slice(-3000)).toBe(true);
       const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; testResults: { name: string; assertionResults: { status: string; fullName: string; failureMessages: string[] }[] }[] };
       const failed = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${f.name.slice(ROOT.length + 1)} > ${a.fullName}\n${a.failureMessages.join('\n').slice(0, 800)}`));
       expect(failed, String(res.all).slice(-3000)).toEqual([]);
